@@ -1,0 +1,53 @@
+#pragma once
+// `diagnose` as a library call: inputs -> sources -> scanner -> findings -> root cause.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npu_doctor/finding.hpp"
+#include "npu_doctor/input_report.hpp"
+#include "npu_doctor/knowledge_base.hpp"
+#include "npu_doctor/root_cause.hpp"
+
+namespace npu_doctor {
+
+struct DiagnoseOptions {
+  std::vector<std::string> paths;  // files, directories, archives, "-" for stdin
+  std::size_t before = 8;          // context lines before each evidence line
+  std::size_t after = 4;           // and after
+  std::size_t max_evidence = 3;    // occurrences kept per finding
+  unsigned jobs = 0;               // threads; 0 = all cores
+};
+
+struct DiagnosisReport {
+  std::vector<InputReport> inputs;
+  std::vector<Finding> findings;          // in order of first occurrence
+  std::optional<RootCauseDecision> root;  // nullopt: no error-level finding
+  std::string kb_version;
+  std::size_t kb_entries = 0;
+
+  // True when at least one input could be read (fully or in part).
+  bool any_input_read() const;
+  const Finding* root_finding() const { return root ? &findings[root->finding] : nullptr; }
+};
+
+class KbMatcher;
+
+class Diagnoser {
+ public:
+  // Compiles the knowledge base for scanning; problems with patterns go to `problems`.
+  Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems);
+  ~Diagnoser();
+  Diagnoser(const Diagnoser&) = delete;
+  Diagnoser& operator=(const Diagnoser&) = delete;
+
+  DiagnosisReport run(const DiagnoseOptions& options) const;
+
+ private:
+  const KnowledgeBase& kb_;
+  std::unique_ptr<KbMatcher> matcher_;
+};
+
+}  // namespace npu_doctor

@@ -1,0 +1,54 @@
+#pragma once
+// Findings: what the scanner recognised, as plain data. One Finding per
+// (knowledge-base entry, code), with its first occurrences as evidence.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npu_doctor/knowledge_base.hpp"
+#include "npu_doctor/line_info.hpp"
+
+namespace npu_doctor {
+
+struct ContextLine {
+  uint64_t line = 0;  // 1-based line number
+  std::string text;   // sanitized
+};
+
+// One occurrence: where it is, the line, and the lines around it.
+struct Evidence {
+  std::size_t input = 0;  // index into DiagnosisReport::inputs
+  std::string path;       // display path (archive members as "archive.tar.gz:member")
+  uint64_t line = 0;      // 1-based
+  std::string text;       // sanitized, at most a few KiB around the match
+  std::optional<Timestamp> time;
+  std::optional<int> rank;
+  std::optional<int> device;
+  std::optional<long> pid;
+  std::string module;
+  std::vector<std::pair<std::string, std::string>> captures;
+  std::vector<ContextLine> before;
+  std::vector<ContextLine> after;
+};
+
+struct Finding {
+  const Entry* entry = nullptr;
+  std::string code;
+  Specificity specificity = Specificity::message;
+  uint64_t count = 0;              // occurrences in all inputs
+  std::vector<Evidence> evidence;  // the first few occurrences, in input order
+
+  // Set by the root-cause analysis.
+  Role effective_role = Role::cause;  // the entry's role after cause/symptom reasoning
+  std::string symptom_of;             // id of the root-cause finding this follows from
+
+  const Evidence& first() const { return evidence.front(); }
+};
+
+// Identity of a finding inside a report: "<entry id>" or "<entry id>#<code>" when a
+// family entry (a code range) was matched by a concrete code.
+std::string finding_key(const Finding& f);
+
+}  // namespace npu_doctor

@@ -1,0 +1,27 @@
+#pragma once
+// What happened to each input: read, skipped (binary, not a regular file) or failed.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace npu_doctor {
+
+enum class InputStatus {
+  ok,       // read completely
+  skipped,  // deliberately not scanned (binary data, not a regular file)
+  error,    // could not be read at all
+  partial,  // read in part: truncated archive, read error, size cap
+};
+
+std::string_view to_string(InputStatus s);
+
+struct InputReport {
+  std::string path;        // as shown to the user; archive members as "a.tar.gz:dir/file.log"
+  std::string kind;        // "file", "stdin", "archive member", "compressed file", "path"
+  uint64_t bytes = 0;      // bytes scanned (after decompression)
+  uint64_t lines = 0;
+  InputStatus status = InputStatus::ok;
+  std::string note;        // why skipped, or the error, in plain words
+};
+
+}  // namespace npu_doctor

@@ -1,0 +1,30 @@
+#pragma once
+// Fields that real Ascend log lines carry: time stamp, plog module, pid, device, rank.
+// Parsed by hand (no regex) from a matched line only.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace npu_doctor {
+
+struct Timestamp {
+  int64_t micros = 0;     // since 1970-01-01 in the log's own (unknown) time zone
+  bool has_year = true;   // false for "08-26 03:01:18" (vLLM) or "E1212 12:10:10" (glog)
+  std::string text;       // as written in the line
+};
+
+struct LineInfo {
+  std::optional<Timestamp> time;
+  std::string module;          // plog module ("HCCL", "RUNTIME"...) or empty
+  std::optional<long> pid;
+  std::optional<int> device;
+  std::optional<int> rank;
+};
+
+LineInfo parse_line_info(std::string_view line);
+
+// The first time stamp in `line`, in any of the formats above.
+std::optional<Timestamp> find_timestamp(std::string_view line);
+
+}  // namespace npu_doctor

@@ -1,0 +1,43 @@
+#pragma once
+// Root-cause selection: the cause, not the symptom and not the last line.
+// The rules (also in docs/root-cause.md):
+//  1. Only error and critical findings can be the root cause; warnings never outrank errors.
+//  2. A hint (numpy 2 installed...) that `explains` an error replaces it as the cause.
+//  3. A finding whose entry is `symptom_of` a category is demoted to a symptom when a
+//     cause of that category is present; wrappers (EZ9999, ERR00100) rank below both.
+//  4. Among the best role, the decisive findings (an exact code or a specific message,
+//     not a code-range fallback) are considered; the earliest of them opens the failure
+//     block (same input within a few lines, or within seconds by time stamp).
+//  5. Inside that block the most specific finding wins, then the entry's priority, then
+//     the seed's category order (driver and firmware, memory, communication...), then time.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "npu_doctor/finding.hpp"
+
+namespace npu_doctor {
+
+struct RootCauseDecision {
+  enum class Basis {
+    sole_error,         // the only error-level finding
+    earliest_decisive,  // the first decisive error (rule 4), alone in its block
+    most_specific,      // the most specific of several errors in the first failure block (rule 5)
+    explained_by_hint,  // a hint explains the error that would have been chosen (rule 2)
+  };
+  std::size_t finding = 0;              // index into the findings
+  Basis basis = Basis::sole_error;
+  std::size_t block_size = 1;            // decisive errors in the first failure block
+  std::optional<std::size_t> explained;  // for explained_by_hint: the finding it explains
+  std::vector<std::size_t> consequences;  // symptoms and wrappers that follow from it
+  std::vector<std::size_t> independent;   // other error-level causes it does not explain
+};
+
+// Chooses the root cause and marks every finding's effective role and symptom_of.
+std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings);
+
+// Orders findings by first occurrence: line order within an input, time stamps across
+// inputs when both have a full date, else input order.
+bool occurs_before(const Finding& a, const Finding& b);
+
+}  // namespace npu_doctor

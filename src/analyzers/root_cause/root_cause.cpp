@@ -1,0 +1,153 @@
+#include "npu_doctor/root_cause.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace npu_doctor {
+namespace {
+
+// How close two findings must be to belong to one failure block.
+constexpr uint64_t kBlockLines = 50;
+constexpr int64_t kBlockMicros = 5'000'000;
+
+bool eligible(const Finding& f) { return f.entry->severity >= Severity::error; }
+
+int role_rank(Role r) {
+  switch (r) {
+    case Role::cause: return 3;
+    case Role::symptom: return 2;
+    case Role::wrapper: return 1;
+    case Role::hint: return 0;
+  }
+  return 0;
+}
+
+bool full_time(const Evidence& e) { return e.time && e.time->has_year; }
+
+bool same_block(const Finding& a, const Finding& b) {
+  const Evidence& x = a.first();
+  const Evidence& y = b.first();
+  if (x.input == y.input) {
+    const uint64_t d = x.line > y.line ? x.line - y.line : y.line - x.line;
+    if (d <= kBlockLines) return true;
+  }
+  if (full_time(x) && full_time(y)) return std::llabs(x.time->micros - y.time->micros) <= kBlockMicros;
+  return false;
+}
+
+bool explains(const Entry& cause, const Entry& other) {
+  return std::find(cause.explains.begin(), cause.explains.end(), other.id) != cause.explains.end();
+}
+
+bool symptom_of_category(const Entry& e, Category c) {
+  return std::find(e.symptom_of.begin(), e.symptom_of.end(), c) != e.symptom_of.end();
+}
+
+}  // namespace
+
+bool occurs_before(const Finding& a, const Finding& b) {
+  const Evidence& x = a.first();
+  const Evidence& y = b.first();
+  if (x.input == y.input) return x.line < y.line;
+  if (full_time(x) && full_time(y) && x.time->micros != y.time->micros) return x.time->micros < y.time->micros;
+  return x.input < y.input;
+}
+
+std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings) {
+  for (auto& f : findings) {
+    f.effective_role = f.entry->role;
+    f.symptom_of.clear();
+  }
+  std::vector<std::size_t> errors;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (eligible(findings[i]) && findings[i].entry->role != Role::hint) errors.push_back(i);
+  }
+  if (errors.empty()) return std::nullopt;
+
+  // Rule 3: demote findings that are symptoms of a category some cause has.
+  std::vector<Role> roles(findings.size());
+  for (std::size_t i = 0; i < findings.size(); ++i) roles[i] = findings[i].entry->role;
+  for (std::size_t i : errors) {
+    if (roles[i] != Role::cause) continue;
+    const Entry& e = *findings[i].entry;
+    const bool demoted = std::any_of(errors.begin(), errors.end(), [&](std::size_t j) {
+      if (j == i || findings[j].entry->role != Role::cause) return false;
+      const Entry& other = *findings[j].entry;
+      return symptom_of_category(e, other.category) && !symptom_of_category(other, e.category);
+    }) || std::any_of(errors.begin(), errors.end(), [&](std::size_t j) {
+      return j != i && explains(*findings[j].entry, e);
+    });
+    if (demoted) roles[i] = Role::symptom;
+  }
+
+  int best_role = 0;
+  for (std::size_t i : errors) best_role = std::max(best_role, role_rank(roles[i]));
+  std::vector<std::size_t> cands;
+  for (std::size_t i : errors) {
+    if (role_rank(roles[i]) == best_role) cands.push_back(i);
+  }
+  std::vector<std::size_t> decisive;
+  for (std::size_t i : cands) {
+    if (findings[i].specificity >= Specificity::exact_code) decisive.push_back(i);
+  }
+  if (decisive.empty()) decisive = cands;
+
+  // Rule 4: the earliest decisive finding opens the failure block.
+  const std::size_t earliest = *std::min_element(decisive.begin(), decisive.end(), [&](std::size_t a, std::size_t b) {
+    return occurs_before(findings[a], findings[b]);
+  });
+  std::vector<std::size_t> block;
+  for (std::size_t i : decisive) {
+    if (i == earliest || same_block(findings[earliest], findings[i])) block.push_back(i);
+  }
+  // Rule 5: the most specific in the block.
+  const std::size_t chosen = *std::min_element(block.begin(), block.end(), [&](std::size_t a, std::size_t b) {
+    const Finding& x = findings[a];
+    const Finding& y = findings[b];
+    if (x.specificity != y.specificity) return x.specificity > y.specificity;
+    if (x.entry->priority != y.entry->priority) return x.entry->priority > y.entry->priority;
+    const int px = category_priority(x.entry->category), py = category_priority(y.entry->category);
+    if (px != py) return px < py;
+    return occurs_before(x, y);
+  });
+
+  RootCauseDecision d;
+  d.finding = chosen;
+  d.block_size = block.size();
+  d.basis = errors.size() == 1   ? RootCauseDecision::Basis::sole_error
+            : block.size() > 1 ? RootCauseDecision::Basis::most_specific
+                               : RootCauseDecision::Basis::earliest_decisive;
+
+  // Rule 2: a hint that explains the chosen error becomes the root cause.
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (findings[i].entry->role == Role::hint && explains(*findings[i].entry, *findings[chosen].entry)) {
+      d.explained = chosen;
+      d.finding = i;
+      d.basis = RootCauseDecision::Basis::explained_by_hint;
+      break;
+    }
+  }
+
+  const Finding& root = findings[d.finding];
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    findings[i].effective_role = roles[i];
+    if (i == d.finding) {
+      findings[i].effective_role = Role::cause;
+      continue;
+    }
+    Finding& f = findings[i];
+    const bool follows = (d.explained && i == *d.explained) || explains(*root.entry, *f.entry) ||
+                         symptom_of_category(*f.entry, root.entry->category) ||
+                         roles[i] == Role::symptom || roles[i] == Role::wrapper;
+    if (follows && eligible(f)) {
+      f.symptom_of = finding_key(root);
+      if (f.effective_role == Role::cause) f.effective_role = Role::symptom;
+      d.consequences.push_back(i);
+    } else if (eligible(f) && f.entry->role != Role::hint) {
+      d.independent.push_back(i);
+    }
+  }
+  return d;
+}
+
+}  // namespace npu_doctor

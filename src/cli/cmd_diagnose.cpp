@@ -1,0 +1,79 @@
+// npu-doctor diagnose PATH...: scan logs and name the root cause.
+#include <iostream>
+
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/diagnosis.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct DiagnoseArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output = "-";
+  std::size_t before = 8;
+  std::size_t after = 4;
+  std::optional<std::size_t> context;
+  std::size_t max_evidence = 3;
+  unsigned jobs = 0;
+};
+
+int run(const GlobalOptions& g, const DiagnoseArgs& a) {
+  auto kb = load_kb(g, std::cerr);
+  std::vector<KbProblem> problems;
+  Diagnoser diagnoser(*kb, problems);
+  for (const auto& p : problems) std::cerr << "npu-doctor: " << p.file << ":" << p.line << ": " << p.message << "\n";
+
+  DiagnoseOptions opts;
+  opts.paths = a.paths;
+  opts.before = a.context.value_or(a.before);
+  opts.after = a.context.value_or(a.after);
+  opts.max_evidence = a.max_evidence;
+  opts.jobs = a.jobs;
+  const DiagnosisReport report = diagnoser.run(opts);
+
+  for (const auto& in : report.inputs) {
+    if (in.status == InputStatus::error || in.status == InputStatus::partial) {
+      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+    }
+  }
+  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+  const bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") render_diagnosis_json(report, ro, out);
+        else if (a.format == "markdown") render_diagnosis_markdown(report, ro, out);
+        else render_diagnosis_text(report, ro, out);
+      },
+      std::cerr);
+  if (!ok) return kUsage;
+  if (!report.any_input_read()) {
+    std::cerr << "npu-doctor: no input could be read\n";
+    return kUsage;
+  }
+  return report.root ? kFindings : kOk;
+}
+
+}  // namespace
+
+void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<DiagnoseArgs>();
+  CLI::App* cmd = app.add_subcommand("diagnose", "Scan logs (files, plog directories, archives, - for stdin) and name the root cause");
+  cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
+      ->required();
+  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
+  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
+  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
+  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("-j,--jobs", args->jobs, "Threads for many files (default: all cores)");
+  cmd->footer(
+      "Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no input readable, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

@@ -1,0 +1,35 @@
+// npu-doctor explain CODE|RULE_ID: print what a code means, like `rustc --explain`.
+#include <iostream>
+
+#include "common.hpp"
+#include "exit_codes.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct ExplainArgs {
+  std::string query;
+  std::string format = "text";
+};
+
+int run(const GlobalOptions& g, const ExplainArgs& a) {
+  auto kb = load_kb(g, std::cerr);
+  const ExplainResult result = explain_query(*kb, a.query);
+  const RenderOptions ro = render_options(g, a.format == "text");
+  if (a.format == "json") render_explain_json(result, ro, std::cout);
+  else render_explain_text(result, ro, result.matches.empty() ? std::cerr : std::cout);
+  return result.matches.empty() ? kFindings : kOk;
+}
+
+}  // namespace
+
+void setup_explain(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<ExplainArgs>();
+  CLI::App* cmd = app.add_subcommand("explain", "Explain an error code or rule id (507035, EI0002, ERR00100, 0x31, memory.device-oom ...)");
+  cmd->add_option("code", args->query, "An error code, a symbolic name (ACL_ERROR_RT_AICORE_EXCEPTION) or a rule id")->required();
+  cmd->add_option("-f,--format", args->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
+  cmd->footer("Exit status: 0 found, 1 not in the knowledge base (near matches are suggested), 2 usage error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

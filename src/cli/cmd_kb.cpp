@@ -1,0 +1,97 @@
+// npu-doctor kb lint|list: check and browse knowledge-base files.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/kb_lint.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct LintArgs {
+  std::vector<std::string> paths;
+  bool alone = false;
+};
+
+// Lints the user's files together with the built-in base (so `explains` can point at
+// built-in ids), reporting only problems in the user's files; with no paths, the
+// built-in base itself.
+int run_lint(const LintArgs& a) {
+  for (const auto& p : a.paths) {
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) {
+      std::cerr << "npu-doctor: " << p << ": no such file or directory\n";
+      return kUsage;
+    }
+  }
+  KbLoadOptions opts;
+  opts.embedded = a.paths.empty() || !a.alone;
+  opts.user_paths = a.paths;
+  std::vector<KbProblem> problems;
+  const KnowledgeBase kb = load_knowledge_base(opts, problems);
+  auto more = lint_knowledge_base(kb);
+  problems.insert(problems.end(), more.begin(), more.end());
+  std::vector<std::string> user_files;
+  for (const auto& e : kb.entries()) {
+    if (e.user_defined) user_files.push_back(e.source.file);
+  }
+  std::size_t errors = 0, warnings = 0;
+  for (const auto& p : problems) {
+    const bool about_user = a.paths.empty() || p.file.empty() ||
+                            std::any_of(a.paths.begin(), a.paths.end(), [&](const std::string& u) {
+                              return p.file.rfind(u, 0) == 0;
+                            });
+    if (!about_user) continue;
+    (p.is_error ? errors : warnings)++;
+    std::cout << p.file << ":" << p.line << ": " << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
+  }
+  std::size_t entries = a.paths.empty() ? kb.entries().size()
+                                        : static_cast<std::size_t>(std::count_if(kb.entries().begin(), kb.entries().end(),
+                                                                                 [](const Entry& e) { return e.user_defined; }));
+  std::cout << entries << " entries checked: " << errors << " error(s), " << warnings << " warning(s)\n";
+  return errors > 0 ? kFindings : kOk;
+}
+
+struct ListArgs {
+  std::string category;
+};
+
+int run_list(const GlobalOptions& g, const ListArgs& a) {
+  auto kb = load_kb(g, std::cerr);
+  const RenderOptions ro = render_options(g, true);
+  if (!a.category.empty() && !parse_category(a.category)) {
+    std::cerr << "npu-doctor: unknown category '" << a.category << "'\n";
+    return kUsage;
+  }
+  for (const auto& e : kb->entries()) {
+    if (!a.category.empty() && to_string(e.category) != a.category) continue;
+    std::string codes;
+    for (const auto& c : e.codes) codes += (codes.empty() ? "" : ",") + c;
+    std::cout << e.id << "\t" << to_string(e.category) << "\t" << to_string(e.severity) << "\t" << codes << "\t"
+              << e.title.get(ro.lang) << "\n";
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void setup_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  CLI::App* kb = app.add_subcommand("kb", "Check and browse the knowledge base");
+  kb->require_subcommand(1);
+
+  auto lint = std::make_shared<LintArgs>();
+  CLI::App* l = kb->add_subcommand("lint", "Check knowledge-base files (file:line errors); no path: the built-in base");
+  l->add_option("paths", lint->paths, "Directories or .yaml files to check");
+  l->add_flag("--alone", lint->alone, "Check the files without the built-in knowledge base");
+  l->footer("Exit status: 0 no errors, 1 errors found, 2 usage error.");
+  l->callback([&exit_code, lint] { exit_code = run_lint(*lint); });
+
+  auto list = std::make_shared<ListArgs>();
+  CLI::App* ls = kb->add_subcommand("list", "List entries: id, category, severity, codes, title (tab-separated)");
+  ls->add_option("--category", list->category, "Only this category");
+  ls->callback([&g, &exit_code, list] { exit_code = run_list(g, *list); });
+}
+
+}  // namespace npu_doctor::cli

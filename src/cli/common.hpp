@@ -1,0 +1,37 @@
+#pragma once
+// Options shared by every subcommand, and helpers to apply them.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "npu_doctor/knowledge_base.hpp"
+#include "npu_doctor/render.hpp"
+
+namespace npu_doctor::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> kb_paths;  // --kb (repeatable) and NPU_DOCTOR_KB_PATH
+  std::string lang;                   // --lang en|zh; empty = from the environment
+  std::string color = "auto";         // --color auto|always|never
+};
+
+void add_global_options(CLI::App& app, GlobalOptions& g);
+
+// Loads the built-in knowledge base plus the user's; prints problems with user files
+// to stderr (a user's broken entry is left out, the rest still works).
+std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err);
+
+RenderOptions render_options(const GlobalOptions& g, bool to_terminal);
+
+// Writes with `write` to `path` ("-" = stdout) via a temporary file renamed when
+// complete, so a partial file is never left looking complete. False on failure.
+bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err);
+
+// A subcommand registers itself and sets `exit_code` when it runs.
+using Setup = void (*)(CLI::App& app, GlobalOptions& g, int& exit_code);
+
+}  // namespace npu_doctor::cli

@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "finding_collector.hpp"
+#include "input_source.hpp"
+#include "kb_matcher.hpp"
+#include "npu_doctor/diagnosis.hpp"
+#include "scanner.hpp"
+
+namespace npu_doctor {
+
+bool DiagnosisReport::any_input_read() const {
+  return std::any_of(inputs.begin(), inputs.end(), [](const InputReport& r) {
+    return r.status == InputStatus::ok || r.status == InputStatus::partial ||
+           (r.status == InputStatus::skipped && r.kind != "path");
+  });
+}
+
+Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems)
+    : kb_(kb), matcher_(KbMatcher::build(kb, problems)) {}
+
+Diagnoser::~Diagnoser() = default;
+
+namespace {
+
+struct ItemResult {
+  std::vector<InputReport> reports;
+  FindingCollector collector;
+};
+
+}  // namespace
+
+DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
+  DiagnosisReport report;
+  report.kb_version = kb_.version();
+  report.kb_entries = kb_.entries().size();
+  Enumeration inputs = enumerate_inputs(options.paths);
+
+  ScanOptions scan;
+  scan.before = options.before;
+  scan.after = options.after;
+  scan.max_evidence = std::max<std::size_t>(1, options.max_evidence);
+
+  // Items are scanned in parallel and merged strictly in input order, as soon as the
+  // next one is done, so results are deterministic and memory stays bounded.
+  FindingCollector all(scan.max_evidence);
+  std::mutex mu;
+  std::map<std::size_t, ItemResult> done;
+  std::size_t next_to_merge = 0;
+  auto merge_ready = [&] {
+    for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
+      it->second.collector.offset_inputs(report.inputs.size());
+      all.merge(std::move(it->second.collector));
+      for (auto& r : it->second.reports) report.inputs.push_back(std::move(r));
+      done.erase(it);
+      ++next_to_merge;
+    }
+  };
+
+  std::atomic<std::size_t> next_item{0};
+  auto worker = [&] {
+    Scanner scanner(*matcher_, scan);
+    for (std::size_t i; (i = next_item.fetch_add(1)) < inputs.items.size();) {
+      ItemResult result{{}, FindingCollector(scan.max_evidence)};
+      visit_streams(
+          inputs.items[i],
+          [&](ByteStream& stream, InputReport& r) {
+            scanner.scan(stream, result.reports.size(), r, result.collector);
+          },
+          result.reports);
+      std::lock_guard lock(mu);
+      done.emplace(i, std::move(result));
+      merge_ready();
+    }
+  };
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, inputs.items.size())));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+
+  for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
+  report.findings = all.take();
+  // Presentation order: where each finding first occurs (input, then line).
+  std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
+    return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
+  });
+  report.root = choose_root_cause(report.findings);
+  return report;
+}
+
+}  // namespace npu_doctor

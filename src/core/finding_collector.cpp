@@ -1,0 +1,51 @@
+#include "finding_collector.hpp"
+
+namespace npu_doctor {
+
+std::string finding_key(const Finding& f) {
+  if (f.entry->codes.empty() && !f.code.empty()) return f.entry->id + "#" + f.code;
+  return f.entry->id;
+}
+
+std::optional<FindingCollector::Slot> FindingCollector::record(const LineHit& hit) {
+  Finding probe;
+  probe.entry = hit.entry;
+  probe.code = hit.code;
+  const std::string key = finding_key(probe);
+  auto [it, inserted] = index_.emplace(key, findings_.size());
+  if (inserted) {
+    probe.specificity = hit.specificity;
+    findings_.push_back(std::move(probe));
+  }
+  Finding& f = findings_[it->second];
+  ++f.count;
+  if (f.evidence.size() >= max_evidence_) return std::nullopt;
+  f.evidence.emplace_back();
+  return Slot{it->second, f.evidence.size() - 1};
+}
+
+void FindingCollector::offset_inputs(std::size_t offset) {
+  for (auto& f : findings_) {
+    for (auto& e : f.evidence) e.input += offset;
+  }
+}
+
+void FindingCollector::merge(FindingCollector&& later) {
+  for (auto& f : later.findings_) {
+    auto [it, inserted] = index_.emplace(finding_key(f), findings_.size());
+    if (inserted) {
+      findings_.push_back(std::move(f));
+      continue;
+    }
+    Finding& mine = findings_[it->second];
+    mine.count += f.count;
+    for (auto& e : f.evidence) {
+      if (mine.evidence.size() >= max_evidence_) break;
+      mine.evidence.push_back(std::move(e));
+    }
+  }
+  later.findings_.clear();
+  later.index_.clear();
+}
+
+}  // namespace npu_doctor

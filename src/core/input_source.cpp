@@ -1,0 +1,284 @@
+#include "input_source.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+namespace npu_doctor {
+
+std::string_view to_string(InputStatus s) {
+  switch (s) {
+    case InputStatus::ok: return "ok";
+    case InputStatus::skipped: return "skipped";
+    case InputStatus::error: return "error";
+    case InputStatus::partial: return "partial";
+  }
+  return "error";
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kPeekBytes = 512;  // enough for every magic number we test (tar: 262)
+constexpr int kMaxArchiveDepth = 1;      // a .gz inside a .tar is read; deeper nesting is not
+
+class FdStream final : public ByteStream {
+ public:
+  FdStream(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  ~FdStream() override {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+  }
+  FdStream(const FdStream&) = delete;
+  FdStream& operator=(const FdStream&) = delete;
+
+  long read(char* buf, std::size_t n) override {
+    for (;;) {
+      const ssize_t r = ::read(fd_, buf, n);
+      if (r >= 0) return static_cast<long>(r);
+      if (errno == EINTR) continue;
+      error_ = std::strerror(errno);
+      return -1;
+    }
+  }
+  std::string error() const override { return error_; }
+
+ private:
+  int fd_;
+  bool owned_;
+  std::string error_;
+};
+
+// Lets the first bytes be inspected (magic numbers) and then read again.
+class PeekStream final : public ByteStream {
+ public:
+  explicit PeekStream(ByteStream& inner) : inner_(inner) {}
+
+  std::string_view peek(std::size_t n) {
+    while (head_.size() < n && !eof_) {
+      char buf[kPeekBytes];
+      const long r = inner_.read(buf, std::min(sizeof buf, n - head_.size()));
+      if (r <= 0) {
+        eof_ = true;
+        failed_ = r < 0;
+        break;
+      }
+      head_.append(buf, static_cast<std::size_t>(r));
+    }
+    return head_;
+  }
+
+  long read(char* buf, std::size_t n) override {
+    if (pos_ < head_.size()) {
+      const std::size_t k = std::min(n, head_.size() - pos_);
+      std::memcpy(buf, head_.data() + pos_, k);
+      pos_ += k;
+      return static_cast<long>(k);
+    }
+    if (failed_) return -1;
+    return inner_.read(buf, n);
+  }
+  std::string error() const override { return inner_.error(); }
+
+ private:
+  ByteStream& inner_;
+  std::string head_;
+  std::size_t pos_ = 0;
+  bool eof_ = false;
+  bool failed_ = false;
+};
+
+bool starts_with_bytes(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
+
+bool looks_like_archive(std::string_view head) {
+  using namespace std::string_view_literals;
+  return starts_with_bytes(head, "\x1f\x8b"sv) ||                  // gzip
+         starts_with_bytes(head, "BZh"sv) ||                       // bzip2
+         starts_with_bytes(head, "\xfd\x37\x7a\x58\x5a\x00"sv) ||  // xz
+         starts_with_bytes(head, "\x28\xb5\x2f\xfd"sv) ||          // zstd
+         starts_with_bytes(head, "\x04\x22\x4d\x18"sv) ||          // lz4
+         starts_with_bytes(head, "PK\x03\x04"sv) ||                // zip
+         starts_with_bytes(head, "7z\xbc\xaf\x27\x1c"sv) ||        // 7z
+         (head.size() >= 262 && head.substr(257, 5) == "ustar"sv);  // tar
+}
+
+// libarchive reading from any ByteStream through callbacks.
+class ArchiveReader {
+ public:
+  explicit ArchiveReader(ByteStream& src) : src_(src), a_(archive_read_new()) {
+    archive_read_support_filter_all(a_);
+    archive_read_support_format_tar(a_);
+    archive_read_support_format_zip(a_);
+    archive_read_support_format_7zip(a_);
+    archive_read_support_format_cpio(a_);
+    archive_read_support_format_raw(a_);  // a single compressed file; bids lowest
+  }
+  ~ArchiveReader() { archive_read_free(a_); }
+  ArchiveReader(const ArchiveReader&) = delete;
+  ArchiveReader& operator=(const ArchiveReader&) = delete;
+
+  bool open() { return archive_read_open(a_, this, nullptr, &ArchiveReader::read_cb, nullptr) == ARCHIVE_OK; }
+  archive* get() { return a_; }
+  std::string error() const {
+    const char* e = archive_error_string(a_);
+    return e != nullptr ? e : "unknown archive error";
+  }
+
+ private:
+  static la_ssize_t read_cb(archive* a, void* self_ptr, const void** out) {
+    auto* self = static_cast<ArchiveReader*>(self_ptr);
+    const long r = self->src_.read(self->buf_.data(), self->buf_.size());
+    if (r < 0) {
+      archive_set_error(a, EIO, "%s", self->src_.error().c_str());
+      return -1;
+    }
+    *out = self->buf_.data();
+    return r;
+  }
+
+  ByteStream& src_;
+  archive* a_;
+  std::vector<char> buf_ = std::vector<char>(1 << 16);
+};
+
+class ArchiveMemberStream final : public ByteStream {
+ public:
+  explicit ArchiveMemberStream(ArchiveReader& ar) : ar_(ar) {}
+  long read(char* buf, std::size_t n) override {
+    const la_ssize_t r = archive_read_data(ar_.get(), buf, n);
+    if (r < 0) {
+      error_ = ar_.error();
+      return -1;
+    }
+    return static_cast<long>(r);
+  }
+  std::string error() const override { return error_; }
+
+ private:
+  ArchiveReader& ar_;
+  std::string error_;
+};
+
+void visit_archive(ByteStream& src, const std::string& display, int depth, const StreamVisitor& visit,
+                   std::vector<InputReport>& reports) {
+  ArchiveReader ar(src);
+  if (!ar.open()) {
+    reports.push_back({display, "archive", 0, 0, InputStatus::error, "cannot open archive: " + ar.error()});
+    return;
+  }
+  int members = 0;
+  for (;;) {
+    archive_entry* entry = nullptr;
+    const int rc = archive_read_next_header(ar.get(), &entry);
+    if (rc == ARCHIVE_EOF) break;
+    if (rc < ARCHIVE_WARN) {
+      reports.push_back({display, "archive", 0, 0, members > 0 ? InputStatus::partial : InputStatus::error,
+                         (members > 0 ? "archive ends early after " + std::to_string(members) + " file(s): "
+                                      : "cannot read archive: ") + ar.error()});
+      return;
+    }
+    const bool raw = archive_format(ar.get()) == ARCHIVE_FORMAT_RAW;
+    if (!raw && archive_entry_filetype(entry) != AE_IFREG) continue;
+    ++members;
+    const char* name = archive_entry_pathname(entry);
+    const std::string member_display = raw ? display : display + ":" + (name != nullptr ? name : "?");
+    ArchiveMemberStream member(ar);
+    PeekStream peek(member);
+    if (depth < kMaxArchiveDepth && looks_like_archive(peek.peek(kPeekBytes))) {
+      visit_archive(peek, member_display, depth + 1, visit, reports);
+      continue;
+    }
+    InputReport report{member_display, raw ? "compressed file" : "archive member", 0, 0, InputStatus::ok, {}};
+    visit(peek, report);
+    reports.push_back(std::move(report));
+  }
+  if (members == 0) {
+    reports.push_back({display, "archive", 0, 0, InputStatus::skipped, "the archive holds no files"});
+  }
+}
+
+void walk_directory(const fs::path& root, Enumeration& out) {
+  std::error_code ec;
+  std::vector<InputItem> found;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+  if (ec) {
+    out.problems.push_back({root.string(), "path", 0, 0, InputStatus::error, "cannot list directory: " + ec.message()});
+    return;
+  }
+  for (fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) {
+      out.problems.push_back({it->path().string(), "path", 0, 0, InputStatus::error,
+                              "cannot list directory: " + ec.message()});
+      ec.clear();
+      continue;
+    }
+    std::error_code sec;
+    const auto st = it->status(sec);  // follows symlinks to files
+    if (fs::is_directory(st)) continue;
+    if (fs::is_regular_file(st)) {
+      found.push_back({it->path().string(), it->path().string(), false});
+    } else {
+      out.problems.push_back({it->path().string(), "path", 0, 0, InputStatus::skipped,
+                              sec ? "broken link: " + sec.message() : "not a regular file"});
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const InputItem& a, const InputItem& b) { return a.path < b.path; });
+  out.items.insert(out.items.end(), found.begin(), found.end());
+}
+
+}  // namespace
+
+Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
+  Enumeration out;
+  for (const auto& p : paths) {
+    if (p == "-") {
+      out.items.push_back({"<stdin>", "-", true});
+      continue;
+    }
+    std::error_code ec;
+    const auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      out.problems.push_back({p, "path", 0, 0, InputStatus::error,
+                              ec ? ec.message() : std::string("no such file or directory")});
+    } else if (fs::is_directory(st)) {
+      walk_directory(p, out);
+    } else {
+      out.items.push_back({p, p, false});
+    }
+  }
+  return out;
+}
+
+void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vector<InputReport>& reports) {
+  std::unique_ptr<FdStream> fd_stream;
+  if (item.is_stdin) {
+    fd_stream = std::make_unique<FdStream>(STDIN_FILENO, false);
+  } else {
+    // O_NONBLOCK so that opening a FIFO without a writer cannot hang; reads block again below.
+    const int fd = ::open(item.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+      reports.push_back({item.display, "file", 0, 0, InputStatus::error, std::strerror(errno)});
+      return;
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    fd_stream = std::make_unique<FdStream>(fd, true);
+  }
+  PeekStream peek(*fd_stream);
+  if (looks_like_archive(peek.peek(kPeekBytes))) {
+    visit_archive(peek, item.display, 0, visit, reports);
+    return;
+  }
+  InputReport report{item.display, item.is_stdin ? "stdin" : "file", 0, 0, InputStatus::ok, {}};
+  visit(peek, report);
+  reports.push_back(std::move(report));
+}
+
+}  // namespace npu_doctor

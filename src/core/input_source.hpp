@@ -1,0 +1,44 @@
+#pragma once
+// Sources: every input becomes one or more named byte streams. Plain files, stdin,
+// FIFOs, directory trees (recursive), compressed files and archives read in place
+// with libarchive (gzip, bzip2, xz, zstd, lz4; tar, zip, 7z, cpio), one level of
+// nesting (a .gz inside a .tar). Nothing downstream knows which.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "npu_doctor/input_report.hpp"
+
+namespace npu_doctor {
+
+class ByteStream {
+ public:
+  virtual ~ByteStream() = default;
+  // Reads up to n bytes; 0 at the end; -1 on error (see error()).
+  virtual long read(char* buf, std::size_t n) = 0;
+  virtual std::string error() const { return {}; }
+};
+
+struct InputItem {
+  std::string display;  // the path as the user gave it (or found under a directory)
+  std::string path;     // what to open; "-" for stdin
+  bool is_stdin = false;
+};
+
+struct Enumeration {
+  std::vector<InputItem> items;
+  std::vector<InputReport> problems;  // paths that do not exist, unreadable directories...
+};
+
+// Expands the command-line paths: directories recursively (sorted, symlinked
+// directories not followed, so loops are impossible), "-" as stdin.
+Enumeration enumerate_inputs(const std::vector<std::string>& paths);
+
+// Calls `visit` for each text stream of `item` (one for a file, one per member of an
+// archive). `visit` fills the report's bytes/lines/status; visit_streams appends every
+// report, including those of streams that could not be opened, to `reports`.
+using StreamVisitor = std::function<void(ByteStream& stream, InputReport& report)>;
+void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vector<InputReport>& reports);
+
+}  // namespace npu_doctor

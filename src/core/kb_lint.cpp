@@ -1,0 +1,89 @@
+#include "npu_doctor/kb_lint.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "kb_matcher.hpp"
+
+namespace npu_doctor {
+namespace {
+
+bool recognises(const std::vector<LineHit>& hits, const Entry& e) {
+  return std::any_of(hits.begin(), hits.end(), [&](const LineHit& h) { return h.entry == &e; });
+}
+
+std::string short_line(const std::string& s) { return s.size() > 80 ? s.substr(0, 77) + "..." : s; }
+
+// Patterns that end in an unbounded wildcard report a match at every following byte.
+bool ends_with_wildcard(const std::string& re) {
+  return re.ends_with(".*") || re.ends_with(".+") || re.ends_with("\\S*") || re.ends_with("\\S+");
+}
+
+}  // namespace
+
+std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
+  std::vector<KbProblem> problems;
+  auto matcher = KbMatcher::build(kb, problems);
+
+  for (const auto& e : kb.entries()) {
+    auto where = [&](std::string msg) { problems.push_back({e.source.file, e.source.line, "'" + e.id + "': " + msg, true}); };
+    for (const auto& s : e.samples_match) {
+      auto hits = matcher->match_line(s);
+      if (!recognises(hits, e)) {
+        std::string got;
+        for (const auto& h : hits) got += (got.empty() ? "" : ", ") + h.entry->id;
+        where("sample is not recognised: \"" + short_line(s) + "\"" + (got.empty() ? "" : " (recognised as " + got + ")"));
+      }
+    }
+    for (const auto& s : e.samples_no_match) {
+      if (recognises(matcher->match_line(s), e)) where("no_match sample is recognised: \"" + short_line(s) + "\"");
+    }
+    for (const auto& p : e.patterns) {
+      if (ends_with_wildcard(p.regex)) {
+        problems.push_back({e.source.file, e.source.line,
+                            "'" + e.id + "': pattern ends in an unbounded wildcard (slow, and adds nothing): /" +
+                                p.regex + "/",
+                            false});
+      }
+    }
+  }
+
+  std::set<std::string> extracted;
+  for (const auto& x : kb.extractors()) {
+    extracted.insert(x.code_namespace);
+    if (x.decode == "hccl_errno") extracted.insert("hccl");
+    if (x.decode == "runtime_hex") {
+      extracted.insert("ts");
+      extracted.insert("inner");
+    }
+    std::string err;
+    auto re = Regex::compile(x.pattern.regex, x.pattern.ignore_case, err);
+    if (!re) continue;  // reported by the loader
+    for (const auto& s : x.samples_match) {
+      auto m = re->search(s);
+      if (!m || m->group("code").empty()) {
+        problems.push_back({x.source.file, x.source.line,
+                            "extractor '" + x.id + "' finds no code in sample \"" + short_line(s) + "\"", true});
+      }
+    }
+    for (const auto& s : x.samples_no_match) {
+      if (re->search(s)) {
+        problems.push_back({x.source.file, x.source.line,
+                            "extractor '" + x.id + "' matches no_match sample \"" + short_line(s) + "\"", true});
+      }
+    }
+  }
+  std::set<std::string> reported;
+  for (const auto& e : kb.entries()) {
+    const bool has_codes = !e.codes.empty() || !e.ranges.empty() || !e.prefixes.empty();
+    if (has_codes && e.patterns.empty() && !extracted.count(e.code_namespace) && reported.insert(e.code_namespace).second) {
+      problems.push_back({e.source.file, e.source.line,
+                          "no extractor finds codes of namespace '" + e.code_namespace + "', so '" + e.id +
+                              "' can never match a log line",
+                          true});
+    }
+  }
+  return problems;
+}
+
+}  // namespace npu_doctor

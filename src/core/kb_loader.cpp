@@ -1,0 +1,544 @@
+// Knowledge-base files (YAML, docs/kb-schema.md) -> Entry / Extractor values.
+// Every structural problem becomes a KbProblem with file:line; a broken entry is
+// left out and the rest of the file still loads.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "npu_doctor/embedded_files.hpp"
+#include "npu_doctor/knowledge_base.hpp"
+#include "regex.hpp"
+
+namespace npu_doctor {
+namespace {
+
+constexpr std::string_view kSchema = "npu-doctor/kb/v1";
+
+constexpr std::array kLayers = {
+    std::string_view("framework"), std::string_view("torch_npu"), std::string_view("operator"),
+    std::string_view("compiler"),  std::string_view("hccl"),      std::string_view("runtime"),
+    std::string_view("driver"),    std::string_view("firmware"),  std::string_view("system"),
+    std::string_view("install"),
+};
+
+constexpr std::array kNamespaces = {
+    std::string_view("acl"),   std::string_view("ecode"), std::string_view("pta"),
+    std::string_view("hccl"),  std::string_view("ts"),    std::string_view("inner"),
+    std::string_view("event"), std::string_view("aicore"),
+};
+
+constexpr std::array kDecoders = {std::string_view(""), std::string_view("hccl_errno"),
+                                  std::string_view("runtime_hex")};
+
+template <std::size_t N>
+bool one_of(const std::array<std::string_view, N>& list, std::string_view v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+template <std::size_t N>
+std::string join(const std::array<std::string_view, N>& list) {
+  std::string s;
+  for (auto v : list) {
+    if (v.empty()) continue;
+    if (!s.empty()) s += ", ";
+    s += v;
+  }
+  return s;
+}
+
+// Reads one YAML document, reporting problems against the file name.
+class FileReader {
+ public:
+  FileReader(std::string_view file, bool user, std::vector<KbProblem>& problems)
+      : file_(file), user_(user), problems_(problems) {}
+
+  void error(const YAML::Node& at, const std::string& msg) { report(at, msg, true); }
+  void warning(const YAML::Node& at, const std::string& msg) { report(at, msg, false); }
+
+  int line_of(const YAML::Node& n) const { return n.IsDefined() ? n.Mark().line + 1 : 0; }
+
+  // Keys not in `allowed` are errors: they are almost always typos.
+  void check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
+                  std::string_view what) {
+    for (const auto& kv : map) {
+      const auto key = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        error(kv.first, "unknown key '" + key + "' in " + std::string(what));
+      }
+    }
+  }
+
+  std::optional<std::string> scalar(const YAML::Node& n, std::string_view what) {
+    if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+    if (!n.IsScalar()) {
+      error(n, std::string(what) + " must be a single value");
+      return std::nullopt;
+    }
+    return n.as<std::string>();
+  }
+
+  std::vector<std::string> string_list(const YAML::Node& n, std::string_view what) {
+    std::vector<std::string> out;
+    if (!n.IsDefined() || n.IsNull()) return out;
+    if (n.IsScalar()) {
+      out.push_back(n.as<std::string>());
+      return out;
+    }
+    if (!n.IsSequence()) {
+      error(n, std::string(what) + " must be a list");
+      return out;
+    }
+    for (const auto& item : n) {
+      if (!item.IsScalar()) {
+        error(item, std::string(what) + " items must be single values");
+        continue;
+      }
+      out.push_back(item.as<std::string>());
+    }
+    return out;
+  }
+
+  // {en: ..., zh: ...}; Chinese is required for shipped entries, a warning for users'.
+  std::optional<LocalizedText> text(const YAML::Node& n, std::string_view what) {
+    if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+    LocalizedText t;
+    if (n.IsScalar()) {
+      t.en = n.as<std::string>();
+    } else if (n.IsMap()) {
+      check_keys(n, {"en", "zh"}, what);
+      t.en = scalar(n["en"], what).value_or("");
+      t.zh = scalar(n["zh"], what).value_or("");
+    } else {
+      error(n, std::string(what) + " must be text or {en:, zh:}");
+      return std::nullopt;
+    }
+    if (t.en.empty()) error(n, std::string(what) + " has no English text (en)");
+    if (t.zh.empty()) report(n, std::string(what) + " has no Chinese text (zh)", !user_);
+    return t;
+  }
+
+  std::vector<MatchPattern> patterns(const YAML::Node& n, bool default_ignore_case) {
+    std::vector<MatchPattern> out;
+    if (!n.IsDefined() || n.IsNull()) return out;
+    auto one = [&](const YAML::Node& item) {
+      MatchPattern p;
+      p.ignore_case = default_ignore_case;
+      if (item.IsScalar()) {
+        p.regex = item.as<std::string>();
+      } else if (item.IsMap()) {
+        check_keys(item, {"regex", "ignore_case"}, "a match pattern");
+        p.regex = scalar(item["regex"], "regex").value_or("");
+        if (item["ignore_case"].IsDefined()) p.ignore_case = item["ignore_case"].as<bool>(false);
+      } else {
+        error(item, "a match pattern must be a regex or {regex:, ignore_case:}");
+        return;
+      }
+      std::string err;
+      if (p.regex.empty()) {
+        error(item, "empty regex");
+      } else if (!Regex::compile(p.regex, p.ignore_case, err)) {
+        error(item, "regex does not compile: " + err);
+      } else {
+        out.push_back(std::move(p));
+      }
+    };
+    if (n.IsSequence()) {
+      for (const auto& item : n) one(item);
+    } else {
+      one(n);
+    }
+    return out;
+  }
+
+  void samples(const YAML::Node& n, std::vector<std::string>& match, std::vector<std::string>& no_match) {
+    if (!n.IsDefined() || n.IsNull()) return;
+    if (!n.IsMap()) {
+      error(n, "samples must be {match: [...], no_match: [...]}");
+      return;
+    }
+    check_keys(n, {"match", "no_match"}, "samples");
+    match = string_list(n["match"], "samples.match");
+    no_match = string_list(n["no_match"], "samples.no_match");
+  }
+
+  std::optional<CodeRange> range(const YAML::Node& n) {
+    if (!n.IsSequence() || n.size() != 2) {
+      error(n, "a range must be [low, high]");
+      return std::nullopt;
+    }
+    try {
+      CodeRange r{n[0].as<long long>(), n[1].as<long long>()};
+      if (r.lo > r.hi) {
+        error(n, "range low is above high");
+        return std::nullopt;
+      }
+      return r;
+    } catch (const YAML::Exception&) {
+      error(n, "range bounds must be whole numbers");
+      return std::nullopt;
+    }
+  }
+
+  const std::string& file() const { return file_; }
+  bool user() const { return user_; }
+
+ private:
+  void report(const YAML::Node& at, const std::string& msg, bool is_error) {
+    problems_.push_back({file_, line_of(at), msg, is_error});
+  }
+  std::string file_;
+  bool user_;
+  std::vector<KbProblem>& problems_;
+};
+
+struct Defaults {
+  std::string ns;
+  std::string layer;
+  std::optional<Category> category;
+  Severity severity = Severity::error;
+  Role role = Role::cause;
+  bool ignore_case = false;
+};
+
+std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defaults& d,
+                                 const std::string& family) {
+  if (!n.IsMap()) {
+    r.error(n, "an entry must be a mapping");
+    return std::nullopt;
+  }
+  r.check_keys(n,
+               {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "match",
+                "ignore_case", "title", "cause", "remedies", "references", "samples", "seed"},
+               "an entry");
+  bool ok = true;
+  auto fail = [&](const YAML::Node& at, const std::string& msg) {
+    r.error(at, msg);
+    ok = false;
+  };
+
+  Entry e;
+  e.family = family;
+  e.user_defined = r.user();
+  e.source = {r.file(), r.line_of(n)};
+  e.id = r.scalar(n["id"], "id").value_or("");
+  if (e.id.empty()) fail(n, "entry without an id");
+
+  e.code_namespace = r.scalar(n["namespace"], "namespace").value_or(d.ns);
+  for (auto& c : r.string_list(n["code"], "code")) e.codes.push_back(c);
+  for (auto& c : r.string_list(n["codes"], "codes")) e.codes.push_back(c);
+  if (n["range"].IsDefined()) {
+    if (auto rg = r.range(n["range"])) e.ranges.push_back(*rg); else ok = false;
+  }
+  if (n["ranges"].IsDefined()) {
+    if (!n["ranges"].IsSequence()) fail(n["ranges"], "ranges must be a list of [low, high]");
+    else for (const auto& item : n["ranges"]) {
+      if (auto rg = r.range(item)) e.ranges.push_back(*rg); else ok = false;
+    }
+  }
+  e.prefixes = r.string_list(n["prefixes"], "prefixes");
+  e.components = r.string_list(n["components"], "components");
+  e.name = r.scalar(n["name"], "name").value_or("");
+
+  const bool has_codes = !e.codes.empty() || !e.ranges.empty() || !e.prefixes.empty();
+  if (has_codes && !one_of(kNamespaces, e.code_namespace)) {
+    fail(n, "entry has codes but namespace '" + e.code_namespace + "' is not one of: " + join(kNamespaces));
+  }
+
+  if (auto c = r.scalar(n["category"], "category")) {
+    if (auto cat = parse_category(*c)) e.category = *cat;
+    else fail(n["category"], "unknown category '" + *c + "'");
+  } else if (d.category) {
+    e.category = *d.category;
+  } else {
+    fail(n, "entry '" + e.id + "' has no category");
+  }
+  e.layer = r.scalar(n["layer"], "layer").value_or(d.layer);
+  if (!one_of(kLayers, e.layer)) fail(n, "layer '" + e.layer + "' is not one of: " + join(kLayers));
+  e.severity = d.severity;
+  if (auto s = r.scalar(n["severity"], "severity")) {
+    if (auto sev = parse_severity(*s)) e.severity = *sev;
+    else fail(n["severity"], "unknown severity '" + *s + "' (info, warning, error, critical)");
+  }
+  e.role = d.role;
+  if (auto s = r.scalar(n["role"], "role")) {
+    if (auto role = parse_role(*s)) e.role = *role;
+    else fail(n["role"], "unknown role '" + *s + "' (cause, symptom, wrapper, hint)");
+  }
+  for (const auto& s : r.string_list(n["symptom_of"], "symptom_of")) {
+    if (s == "any") {
+      for (auto c : categories_in_priority_order()) e.symptom_of.push_back(c);
+    } else if (auto c = parse_category(s)) {
+      e.symptom_of.push_back(*c);
+    } else {
+      fail(n["symptom_of"], "unknown category '" + s + "' in symptom_of");
+    }
+  }
+  e.explains = r.string_list(n["explains"], "explains");
+  if (n["priority"].IsDefined()) {
+    try {
+      e.priority = n["priority"].as<int>();
+    } catch (const YAML::Exception&) {
+      fail(n["priority"], "priority must be a whole number");
+    }
+  }
+  bool ignore_case = d.ignore_case;
+  if (n["ignore_case"].IsDefined()) ignore_case = n["ignore_case"].as<bool>(false);
+  e.patterns = r.patterns(n["match"], ignore_case);
+  if (n["match"].IsDefined() && e.patterns.empty()) ok = false;
+  if (!has_codes && e.patterns.empty() && ok) {
+    fail(n, "entry '" + e.id + "' matches nothing: give codes, ranges, prefixes or match patterns");
+  }
+
+  if (auto t = r.text(n["title"], "title")) e.title = *t; else fail(n, "entry '" + e.id + "' has no title");
+  if (auto t = r.text(n["cause"], "cause")) e.cause = *t; else fail(n, "entry '" + e.id + "' has no cause");
+  const YAML::Node rem = n["remedies"];
+  if (rem.IsSequence()) {
+    for (const auto& item : rem) {
+      if (auto t = r.text(item, "a remedy")) e.remedies.push_back(*t);
+    }
+  } else if (rem.IsDefined()) {
+    fail(rem, "remedies must be a list");
+  }
+  if (e.remedies.empty()) fail(n, "entry '" + e.id + "' has no remedies");
+  e.references = r.string_list(n["references"], "references");
+  r.samples(n["samples"], e.samples_match, e.samples_no_match);
+  if (!e.patterns.empty() && e.samples_match.empty()) {
+    fail(n, "entry '" + e.id + "' has match patterns but no samples.match lines");
+  }
+  if (const YAML::Node seed = n["seed"]; seed.IsDefined()) {
+    r.check_keys(seed, {"name", "range", "examples", "cause", "remedy"}, "seed");
+    SeedRow row;
+    row.name = r.scalar(seed["name"], "seed.name").value_or("");
+    row.range = r.scalar(seed["range"], "seed.range").value_or("");
+    row.examples = r.scalar(seed["examples"], "seed.examples").value_or("");
+    row.cause = r.scalar(seed["cause"], "seed.cause").value_or("");
+    row.remedy = r.scalar(seed["remedy"], "seed.remedy").value_or("");
+    e.seed = row;
+  }
+  if (!ok) return std::nullopt;
+  return e;
+}
+
+std::optional<Extractor> parse_extractor(FileReader& r, const YAML::Node& n, const Defaults& d) {
+  if (!n.IsMap()) {
+    r.error(n, "an extractor must be a mapping");
+    return std::nullopt;
+  }
+  r.check_keys(n, {"id", "namespace", "regex", "ignore_case", "decode", "samples"}, "an extractor");
+  Extractor x;
+  x.source = {r.file(), r.line_of(n)};
+  x.id = r.scalar(n["id"], "id").value_or("");
+  x.code_namespace = r.scalar(n["namespace"], "namespace").value_or(d.ns);
+  x.decode = r.scalar(n["decode"], "decode").value_or("");
+  bool ok = !x.id.empty();
+  if (!ok) r.error(n, "extractor without an id");
+  if (!one_of(kNamespaces, x.code_namespace)) {
+    r.error(n, "extractor namespace '" + x.code_namespace + "' is not one of: " + join(kNamespaces));
+    ok = false;
+  }
+  if (!one_of(kDecoders, x.decode)) {
+    r.error(n["decode"], "unknown decode '" + x.decode + "' (" + join(kDecoders) + ")");
+    ok = false;
+  }
+  auto pats = r.patterns(n["regex"], n["ignore_case"].as<bool>(false));
+  if (pats.size() != 1) {
+    if (ok) r.error(n, "extractor '" + x.id + "' needs exactly one regex");
+    return std::nullopt;
+  }
+  x.pattern = pats.front();
+  std::string err;
+  auto re = Regex::compile(x.pattern.regex, x.pattern.ignore_case, err);
+  const auto& names = re->group_names();
+  if (std::find(names.begin(), names.end(), "code") == names.end()) {
+    r.error(n["regex"], "extractor regex has no named group (?<code>...)");
+    ok = false;
+  }
+  r.samples(n["samples"], x.samples_match, x.samples_no_match);
+  if (x.samples_match.empty()) {
+    r.error(n, "extractor '" + x.id + "' has no samples.match lines");
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return x;
+}
+
+}  // namespace
+
+KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool user_defined,
+                     std::vector<KbProblem>& problems) {
+  KbFile out;
+  FileReader r(file_name, user_defined, problems);
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(content));
+  } catch (const YAML::Exception& ex) {
+    problems.push_back({std::string(file_name), ex.mark.line + 1, "not valid YAML: " + ex.msg, true});
+    return out;
+  }
+  if (!root.IsMap()) {
+    problems.push_back({std::string(file_name), 1, "a knowledge-base file must be a YAML mapping", true});
+    return out;
+  }
+  try {
+    r.check_keys(root, {"schema", "family", "description", "defaults", "entries", "extractors"}, "the file");
+    const auto schema = r.scalar(root["schema"], "schema").value_or("");
+    if (schema != kSchema) {
+      r.error(root["schema"].IsDefined() ? root["schema"] : root,
+              "schema must be '" + std::string(kSchema) + "' (found '" + schema + "')");
+      return out;
+    }
+    const auto family = r.scalar(root["family"], "family").value_or("");
+    if (family.empty()) r.error(root, "missing 'family'");
+
+    Defaults d;
+    if (const YAML::Node dn = root["defaults"]; dn.IsDefined()) {
+      r.check_keys(dn, {"namespace", "layer", "category", "severity", "role", "ignore_case"}, "defaults");
+      d.ns = r.scalar(dn["namespace"], "defaults.namespace").value_or("");
+      d.layer = r.scalar(dn["layer"], "defaults.layer").value_or("");
+      if (auto c = r.scalar(dn["category"], "defaults.category")) {
+        d.category = parse_category(*c);
+        if (!d.category) r.error(dn["category"], "unknown category '" + *c + "'");
+      }
+      if (auto s = r.scalar(dn["severity"], "defaults.severity")) {
+        d.severity = parse_severity(*s).value_or(Severity::error);
+      }
+      if (auto s = r.scalar(dn["role"], "defaults.role")) d.role = parse_role(*s).value_or(Role::cause);
+      d.ignore_case = dn["ignore_case"].as<bool>(false);
+    }
+    if (const YAML::Node xs = root["extractors"]; xs.IsDefined()) {
+      if (!xs.IsSequence()) r.error(xs, "extractors must be a list");
+      else for (const auto& x : xs) {
+        if (auto ex = parse_extractor(r, x, d)) out.extractors.push_back(std::move(*ex));
+      }
+    }
+    if (const YAML::Node es = root["entries"]; es.IsDefined()) {
+      if (!es.IsSequence()) r.error(es, "entries must be a list");
+      else for (const auto& item : es) {
+        if (auto e = parse_entry(r, item, d, family)) out.entries.push_back(std::move(*e));
+      }
+    }
+  } catch (const YAML::Exception& ex) {
+    problems.push_back({std::string(file_name), ex.mark.line + 1, "unexpected value: " + ex.msg, true});
+  }
+  return out;
+}
+
+namespace {
+
+uint64_t fnv1a(uint64_t h, std::string_view s) {
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::string, std::string>>& files,
+                    std::vector<KbProblem>& problems) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) {
+    std::vector<fs::path> found;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+      const auto ext = it->path().extension();
+      if (ext == ".yaml" || ext == ".yml") found.push_back(it->path());
+    }
+    if (ec) problems.push_back({p.string(), 0, "cannot list directory: " + ec.message(), true});
+    std::sort(found.begin(), found.end());
+    for (const auto& f : found) read_user_path(f, files, problems);
+    return;
+  }
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    problems.push_back({p.string(), 0, "cannot read knowledge-base file", true});
+    return;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  files.emplace_back(p.string(), ss.str());
+}
+
+}  // namespace
+
+KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbProblem>& problems) {
+  std::vector<Entry> entries;
+  std::vector<Extractor> extractors;
+  std::map<std::string, std::size_t> entry_index;
+  std::map<std::string, std::size_t> extractor_index;
+  uint64_t hash = 1469598103934665603ULL;
+
+  auto add = [&](std::string_view name, std::string_view content, bool user) {
+    KbFile f = parse_kb_file(name, content, user, problems);
+    for (auto& x : f.extractors) {
+      if (auto it = extractor_index.find(x.id); it != extractor_index.end()) {
+        if (!user) problems.push_back({x.source.file, x.source.line, "duplicate extractor id '" + x.id + "'", true});
+        extractors[it->second] = std::move(x);
+      } else {
+        extractor_index.emplace(x.id, extractors.size());
+        extractors.push_back(std::move(x));
+      }
+    }
+    for (auto& e : f.entries) {
+      if (auto it = entry_index.find(e.id); it != entry_index.end()) {
+        if (!user) {
+          const auto& prev = entries[it->second].source;
+          problems.push_back({e.source.file, e.source.line,
+                              "duplicate entry id '" + e.id + "' (first at " + prev.file + ":" +
+                                  std::to_string(prev.line) + ")",
+                              true});
+        }
+        entries[it->second] = std::move(e);  // a user's entry overrides the shipped one
+      } else {
+        entry_index.emplace(e.id, entries.size());
+        entries.push_back(std::move(e));
+      }
+    }
+  };
+
+  if (options.embedded) {
+    for (const auto& f : embedded_knowledge_base()) {
+      hash = fnv1a(hash, f.content);
+      add(f.name, f.content, false);
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> user_files;
+  for (const auto& p : options.user_paths) read_user_path(p, user_files, problems);
+  for (const auto& [name, content] : user_files) {
+    hash = fnv1a(hash, content);
+    add(name, content, true);
+  }
+
+  // Cross-entry checks: one meaning per exact code, explains point at real ids.
+  std::map<std::string, const Entry*> code_owner;
+  for (const auto& e : entries) {
+    for (const auto& c : e.codes) {
+      const auto key = e.code_namespace + ":" + normalize_code(c);
+      auto [it, inserted] = code_owner.emplace(key, &e);
+      if (!inserted) {
+        problems.push_back({e.source.file, e.source.line,
+                            "code " + c + " (" + e.code_namespace + ") is already defined by '" +
+                                it->second->id + "' at " + it->second->source.file + ":" +
+                                std::to_string(it->second->source.line),
+                            true});
+      }
+    }
+  }
+  for (const auto& e : entries) {
+    for (const auto& id : e.explains) {
+      if (entry_index.find(id) == entry_index.end()) {
+        problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
+      }
+    }
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+  return KnowledgeBase(std::move(entries), std::move(extractors), std::string("kb-") + std::string(buf, 8));
+}
+
+}  // namespace npu_doctor

@@ -1,0 +1,65 @@
+#pragma once
+// The knowledge base compiled for matching: every entry pattern and every code
+// extractor in one Vectorscan database, plus the PCRE2 form of each pattern to
+// confirm a candidate line and read its captures.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "npu_doctor/knowledge_base.hpp"
+#include "pattern_set.hpp"
+#include "regex.hpp"
+
+namespace npu_doctor {
+
+// One knowledge-base entry recognised on one line.
+struct LineHit {
+  const Entry* entry = nullptr;
+  std::string code;  // the concrete code seen (or the entry's first code)
+  Specificity specificity = Specificity::message;
+  std::vector<std::pair<std::string, std::string>> captures;
+  std::size_t begin = 0;  // match position within the line
+  std::size_t end = 0;
+};
+
+class KbMatcher {
+ public:
+  // Compiles the patterns of `kb`. A pattern the engine rejects is reported in
+  // `problems` and left out; everything else still works.
+  static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems);
+
+  const KnowledgeBase& kb() const { return kb_; }
+  const PatternSet& patterns() const { return set_; }
+  std::size_t pattern_count() const { return refs_.size(); }
+
+  // Confirms candidate `pattern` on `line` and appends what it recognises.
+  // `component` is the plog module of the line ("HCCL"...), used for code ranges.
+  void confirm(std::size_t pattern, std::string_view line, std::string_view component,
+               std::vector<LineHit>& out) const;
+
+  // Everything recognised on one line (the whole pipeline, for lint and tests).
+  std::vector<LineHit> match_line(std::string_view line) const;
+
+ private:
+  struct PatternRef {
+    const Entry* entry = nullptr;          // an entry's message pattern, or
+    const Extractor* extractor = nullptr;  // a code extractor
+    MatchPattern pattern;
+    Regex regex;
+  };
+  explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
+  void confirm_entry(const PatternRef& ref, std::string_view line, std::vector<LineHit>& out) const;
+  void confirm_extractor(const PatternRef& ref, std::string_view line, std::string_view component,
+                         std::vector<LineHit>& out) const;
+
+  const KnowledgeBase& kb_;
+  std::vector<PatternRef> refs_;
+  PatternSet set_;
+};
+
+// Removes repeated (entry, code) pairs, keeping the most specific first occurrence.
+void dedupe_hits(std::vector<LineHit>& hits);
+
+}  // namespace npu_doctor

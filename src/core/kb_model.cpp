@@ -1,0 +1,144 @@
+// KnowledgeBase: lookup of entries by id and by code (exact, range, prefix).
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "npu_doctor/knowledge_base.hpp"
+
+namespace npu_doctor {
+namespace {
+
+std::string code_key(std::string_view ns, std::string_view code) {
+  std::string key(ns);
+  key += ':';
+  key += code;
+  return key;
+}
+
+std::optional<long long> parse_decimal(std::string_view s) {
+  long long v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+bool component_matches(const Entry& e, std::string_view component) {
+  if (component.empty()) return false;
+  return std::any_of(e.components.begin(), e.components.end(),
+                     [&](const std::string& c) { return c == component; });
+}
+
+// How narrowly `e` covers `code` as a fallback; nullopt when it does not cover it.
+// Smaller is narrower.
+std::optional<long long> fallback_width(const Entry& e, std::string_view code) {
+  std::optional<long long> best;
+  if (auto v = parse_decimal(code)) {
+    for (const auto& r : e.ranges) {
+      if (r.contains(*v) && (!best || r.width() < *best)) best = r.width();
+    }
+  }
+  for (const auto& p : e.prefixes) {
+    if (code.starts_with(p)) {
+      // A longer prefix is narrower; map it below every numeric width.
+      long long w = -static_cast<long long>(p.size());
+      if (!best || w < *best) best = w;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string normalize_code(std::string_view code) {
+  std::string s;
+  for (char c : code) {
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  }
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    std::string hex;
+    std::size_t i = 2;
+    while (i + 1 < s.size() && s[i] == '0') ++i;
+    for (; i < s.size(); ++i) hex += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+    return "0x" + hex;
+  }
+  bool all_digits = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (all_digits) {
+    std::size_t i = 0;
+    while (i + 1 < s.size() && s[i] == '0') ++i;
+    return s.substr(i);
+  }
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> extractors,
+                             std::string version)
+    : entries_(std::move(entries)), extractors_(std::move(extractors)), version_(std::move(version)) {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    by_id_.emplace(entries_[i].id, i);
+    for (const auto& c : entries_[i].codes) {
+      by_code_.emplace(code_key(entries_[i].code_namespace, normalize_code(c)), i);
+    }
+    if (!entries_[i].ranges.empty() || !entries_[i].prefixes.empty()) {
+      fallbacks_[entries_[i].code_namespace].push_back(i);
+    }
+  }
+}
+
+const Entry* KnowledgeBase::find_id(std::string_view id) const {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &entries_[it->second];
+}
+
+std::optional<CodeResolution> KnowledgeBase::resolve_code(std::string_view ns, std::string_view code,
+                                                          std::string_view component) const {
+  const std::string norm = normalize_code(code);
+  if (auto it = by_code_.find(code_key(ns, norm)); it != by_code_.end()) {
+    return CodeResolution{&entries_[it->second], Specificity::exact_code};
+  }
+  const Entry* best = nullptr;
+  bool best_component = false;
+  long long best_width = 0;
+  auto candidates = fallbacks_.find(ns);
+  if (candidates == fallbacks_.end()) return std::nullopt;
+  for (std::size_t index : candidates->second) {
+    const Entry& e = entries_[index];
+    auto width = fallback_width(e, norm);
+    if (!width) continue;
+    // A range that names the line's component is preferred to any other (it settles
+    // codes whose meaning depends on who printed them); otherwise the narrowest wins.
+    const bool comp_ok = component_matches(e, component);
+    if (best == nullptr || (comp_ok && !best_component) ||
+        (comp_ok == best_component && *width < best_width)) {
+      best = &e;
+      best_component = comp_ok;
+      best_width = *width;
+    }
+  }
+  if (best == nullptr) return std::nullopt;
+  return CodeResolution{best, Specificity::code_family};
+}
+
+std::vector<CodeResolution> KnowledgeBase::lookup_code(std::string_view code) const {
+  const std::string norm = normalize_code(code);
+  std::vector<CodeResolution> exact;
+  std::vector<std::pair<long long, const Entry*>> families;
+  for (const auto& e : entries_) {
+    bool hit = std::any_of(e.codes.begin(), e.codes.end(),
+                           [&](const std::string& c) { return normalize_code(c) == norm; });
+    if (hit) {
+      exact.push_back({&e, Specificity::exact_code});
+    } else if (auto w = fallback_width(e, norm)) {
+      families.emplace_back(*w, &e);
+    }
+  }
+  std::stable_sort(families.begin(), families.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [w, e] : families) exact.push_back({e, Specificity::code_family});
+  return exact;
+}
+
+}  // namespace npu_doctor

@@ -1,0 +1,294 @@
+#include "scanner.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "npu_doctor/line_info.hpp"
+#include "npu_doctor/text.hpp"
+
+namespace npu_doctor {
+namespace {
+
+constexpr std::size_t kBinaryProbeBytes = 64 * 1024;
+// Lines longer than this are confirmed in windows around each match, not whole.
+constexpr std::size_t kLongLine = 64 * 1024;
+constexpr std::size_t kWindow = 8 * 1024;
+
+std::size_t find_newline(std::string_view s, std::size_t from) {
+  if (from >= s.size()) return std::string_view::npos;
+  const void* p = std::memchr(s.data() + from, '\n', s.size() - from);
+  return p == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+}
+
+std::string_view strip_cr(std::string_view s) {
+  while (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
+// The part of `line` worth showing for a match at [begin, end): the carriage-return
+// segment holding it (progress bars rewrite one line many times), at most `max` bytes.
+std::string evidence_text(std::string_view line, std::size_t begin, std::size_t end, std::size_t max) {
+  begin = std::min(begin, line.size());
+  end = std::clamp(end, begin, line.size());
+  std::size_t seg_start = 0;
+  if (begin > 0) {
+    const auto cr = line.rfind('\r', begin - 1);
+    if (cr != std::string_view::npos) seg_start = cr + 1;
+  }
+  std::size_t seg_end = line.find('\r', end);
+  if (seg_end == std::string_view::npos) seg_end = line.size();
+  std::string_view seg = line.substr(seg_start, seg_end - seg_start);
+  begin -= seg_start;
+  if (seg.size() <= max) return sanitize_line(seg);
+  // Centre a window of `max` bytes on the match.
+  std::size_t from = begin > max / 4 ? begin - max / 4 : 0;
+  from = std::min(from, seg.size() - max);
+  std::string out = from > 0 ? "…" : "";
+  out += sanitize_line(seg.substr(from, max));
+  if (from + max < seg.size()) out += "…";
+  return out;
+}
+
+}  // namespace
+
+struct Scanner::BlockState {
+  std::size_t input = 0;
+  std::string path;
+  uint64_t first_line = 1;             // line number of the block's first byte
+  std::deque<ContextLine> tail;        // last lines before this block
+  std::vector<Pending> pending;
+};
+
+Scanner::Scanner(const KbMatcher& matcher, const ScanOptions& options)
+    : matcher_(matcher), options_(options), scratch_(matcher.patterns().make_scratch()) {}
+
+std::string Scanner::context_text(std::string_view raw) const {
+  return std::string(utf8_prefix(sanitize_line(raw), options_.max_text));
+}
+
+void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out) {
+  std::vector<char> buf(options_.block_size);
+  std::size_t len = 0;
+  bool eof = false;
+  bool first = true;
+  std::string read_error;
+  BlockState st;
+  st.input = input_index;
+  st.path = report.path;
+  uint64_t bytes = 0;
+  bool last_byte_newline = true;
+
+  for (;;) {
+    while (len < buf.size() && !eof) {
+      const long r = in.read(buf.data() + len, buf.size() - len);
+      if (r < 0) {
+        read_error = in.error();
+        eof = true;
+      } else if (r == 0) {
+        eof = true;
+      } else {
+        len += static_cast<std::size_t>(r);
+      }
+    }
+    if (first) {
+      first = false;
+      if (looks_binary(std::string_view(buf.data(), std::min(len, kBinaryProbeBytes)))) {
+        report.status = InputStatus::skipped;
+        report.note = "binary data, not a text log";
+        return;
+      }
+    }
+    if (len == 0) break;
+    std::size_t cut = len;
+    if (!eof) {
+      // Scan whole lines; a line longer than a block is cut and continues next block.
+      const void* nl = memrchr(buf.data(), '\n', len);
+      if (nl != nullptr) cut = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data()) + 1;
+    }
+    const std::string_view block(buf.data(), cut);
+    process_block(block, st, out);
+    bytes += cut;
+    last_byte_newline = block.back() == '\n';
+    std::memmove(buf.data(), buf.data() + cut, len - cut);
+    len -= cut;
+    if (eof && len == 0) break;
+  }
+  report.bytes = bytes;
+  report.lines = bytes == 0 ? 0 : st.first_line - 1 + (last_byte_newline ? 0 : 1);
+  if (!read_error.empty()) {
+    report.status = bytes == 0 ? InputStatus::error : InputStatus::partial;
+    report.note = "read stopped after " + std::to_string(bytes) + " bytes: " + read_error;
+  }
+}
+
+void Scanner::process_block(std::string_view block, BlockState& st, FindingCollector& out) {
+  fill_pending(block, st, out);
+  matches_.clear();
+  std::string error;
+  matcher_.patterns().scan(
+      block, scratch_, [&](std::size_t pattern, std::size_t end) { matches_.push_back({end, pattern}); }, error);
+  std::stable_sort(matches_.begin(), matches_.end(), [](const Match& a, const Match& b) { return a.end < b.end; });
+
+  // Walk the matches in order, counting newlines only up to each match.
+  std::size_t cursor = 0;
+  std::size_t line_start = 0;
+  uint64_t line_no = st.first_line;
+  std::vector<Match> on_line;
+  std::size_t group_start = 0;
+  uint64_t group_line = 0;
+  for (const Match& m : matches_) {
+    const std::size_t pos = m.end == 0 ? 0 : m.end - 1;
+    for (std::size_t nl; (nl = find_newline(block.substr(0, pos), cursor)) != std::string_view::npos;) {
+      ++line_no;
+      cursor = nl + 1;
+      line_start = cursor;
+    }
+    cursor = std::max(cursor, pos);
+    if (!on_line.empty() && group_line != line_no) {
+      process_line(block, group_start, group_line, on_line, st, out);
+      on_line.clear();
+    }
+    group_start = line_start;
+    group_line = line_no;
+    on_line.push_back(m);
+  }
+  if (!on_line.empty()) process_line(block, group_start, group_line, on_line, st, out);
+
+  const auto rest =
+      static_cast<uint64_t>(std::count(block.begin() + static_cast<std::ptrdiff_t>(cursor), block.end(), '\n'));
+  const uint64_t next_first_line = line_no + rest;
+  update_tail(block, next_first_line - 1, st);
+  st.first_line = next_first_line;
+}
+
+void Scanner::process_line(std::string_view block, std::size_t start, uint64_t line_no,
+                           const std::vector<Match>& matches, BlockState& st, FindingCollector& out) {
+  std::size_t line_end = find_newline(block, start);
+  if (line_end == std::string_view::npos) line_end = block.size();
+  const std::string_view line = strip_cr(block.substr(start, line_end - start));
+  const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
+
+  hits_.clear();
+  if (line.size() <= kLongLine) {
+    std::vector<std::size_t> ids;
+    for (const auto& m : matches) ids.push_back(m.pattern);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (std::size_t id : ids) matcher_.confirm(id, line, info.module, hits_);
+  } else {
+    // A huge line (a flattened traceback, a binary blob): confirm around each match.
+    std::size_t last_window_end = 0;
+    std::size_t last_pattern = static_cast<std::size_t>(-1);
+    for (const auto& m : matches) {
+      const std::size_t end = std::min(m.end - start, line.size());
+      if (m.pattern == last_pattern && end <= last_window_end) continue;
+      const std::size_t from = end > kWindow ? end - kWindow : 0;
+      const std::size_t to = std::min(line.size(), end + kWindow);
+      const std::size_t before = hits_.size();
+      matcher_.confirm(m.pattern, line.substr(from, to - from), info.module, hits_);
+      for (std::size_t i = before; i < hits_.size(); ++i) {
+        hits_[i].begin += from;
+        hits_[i].end += from;
+      }
+      last_pattern = m.pattern;
+      last_window_end = to;
+    }
+  }
+  dedupe_hits(hits_);
+
+  for (const LineHit& hit : hits_) {
+    auto slot = out.record(hit);
+    if (!slot) continue;
+    Evidence& ev = out.evidence(*slot);
+    ev.input = st.input;
+    ev.path = st.path;
+    ev.line = line_no;
+    ev.text = evidence_text(line, hit.begin, hit.end, options_.max_text);
+    ev.time = info.time;
+    ev.rank = info.rank;
+    ev.device = info.device;
+    ev.pid = info.pid;
+    ev.module = info.module;
+    ev.captures = hit.captures;
+    collect_before(block, start, line_no, st, ev.before);
+    const std::size_t got = collect_after(block, line_end, line_no, ev.after);
+    if (got < options_.after) st.pending.push_back({*slot, options_.after - got});
+  }
+}
+
+void Scanner::collect_before(std::string_view block, std::size_t line_start, uint64_t line_no,
+                             const BlockState& st, std::vector<ContextLine>& before) const {
+  std::vector<ContextLine> rev;
+  std::size_t p = line_start;
+  uint64_t n = line_no;
+  while (rev.size() < options_.before && p > 0) {
+    // block[p - 1] is the newline ending the previous line.
+    const std::size_t end = p - 1;
+    const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
+    const std::size_t begin = nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+    rev.push_back({--n, context_text(block.substr(begin, end - begin))});
+    p = begin;
+  }
+  // Not enough lines in this block: the previous blocks' last lines.
+  for (auto it = st.tail.rbegin(); rev.size() < options_.before && it != st.tail.rend(); ++it) {
+    if (p == 0 && it->line < n) rev.push_back(*it);
+  }
+  before.assign(rev.rbegin(), rev.rend());
+}
+
+std::size_t Scanner::collect_after(std::string_view block, std::size_t line_end, uint64_t line_no,
+                                   std::vector<ContextLine>& after) const {
+  std::size_t p = line_end;
+  uint64_t n = line_no;
+  while (after.size() < options_.after && p < block.size()) {
+    const std::size_t begin = p + 1;
+    if (begin >= block.size()) break;
+    std::size_t end = find_newline(block, begin);
+    if (end == std::string_view::npos) end = block.size();
+    after.push_back({++n, context_text(block.substr(begin, end - begin))});
+    p = end;
+  }
+  return after.size();
+}
+
+void Scanner::fill_pending(std::string_view block, BlockState& st, FindingCollector& out) {
+  if (st.pending.empty()) return;
+  std::size_t begin = 0;
+  uint64_t n = st.first_line;
+  while (!st.pending.empty() && begin < block.size()) {
+    std::size_t end = find_newline(block, begin);
+    if (end == std::string_view::npos) end = block.size();
+    const std::string text = context_text(block.substr(begin, end - begin));
+    for (auto& p : st.pending) {
+      out.evidence(p.slot).after.push_back({n, text});
+      --p.remaining;
+    }
+    std::erase_if(st.pending, [](const Pending& p) { return p.remaining == 0; });
+    begin = end + 1;
+    ++n;
+  }
+}
+
+void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, BlockState& st) const {
+  // The last `before` complete lines of the block, numbered, for the next block's context.
+  const void* last_nl = memrchr(block.data(), '\n', block.size());
+  if (last_nl == nullptr) return;  // a piece of one long line: keep the old tail
+  std::size_t end = static_cast<std::size_t>(static_cast<const char*>(last_nl) - block.data());
+  uint64_t n = last_complete_line;
+  std::deque<ContextLine> fresh;
+  while (fresh.size() < options_.before) {
+    const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
+    const std::size_t begin =
+        nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+    fresh.push_front({n--, context_text(block.substr(begin, end - begin))});
+    if (begin == 0) break;
+    end = begin - 1;
+  }
+  while (fresh.size() < options_.before && !st.tail.empty()) {
+    fresh.push_front(st.tail.back());
+    st.tail.pop_back();
+  }
+  st.tail = std::move(fresh);
+}
+
+}  // namespace npu_doctor

@@ -1,0 +1,152 @@
+// The terminal report: root cause first (why, evidence with the lines before it,
+// cause, numbered remedies), then the other findings grouped by category.
+#include <map>
+
+#include "npu_doctor/render.hpp"
+#include "report_text.hpp"
+#include "ui_text.hpp"
+
+namespace npu_doctor {
+namespace {
+
+using render_detail::location;
+using render_detail::short_label;
+using ui::Text;
+
+struct Style {
+  bool on;
+  std::string wrap(std::string_view code, std::string_view s) const {
+    if (!on) return std::string(s);
+    return "\x1b[" + std::string(code) + "m" + std::string(s) + "\x1b[0m";
+  }
+  std::string bold(std::string_view s) const { return wrap("1", s); }
+  std::string red(std::string_view s) const { return wrap("1;31", s); }
+  std::string yellow(std::string_view s) const { return wrap("33", s); }
+  std::string dim(std::string_view s) const { return wrap("2", s); }
+  std::string cyan(std::string_view s) const { return wrap("36", s); }
+};
+
+std::string human_bytes(uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+void print_evidence(const Evidence& e, const Style& st, std::ostream& out) {
+  const std::string pad = "             ";
+  for (const auto& c : e.before) out << pad << st.dim(std::to_string(c.line) + "  " + c.text) << "\n";
+  out << "          " << st.bold("> " + std::to_string(e.line) + "  " + e.text) << "\n";
+  for (const auto& c : e.after) out << pad << st.dim(std::to_string(c.line) + "  " + c.text) << "\n";
+}
+
+void print_root(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
+  const Finding& f = *r.root_finding();
+  const Entry& e = *f.entry;
+  const Lang lang = o.lang;
+  out << st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + e.title.get(lang)) << "  "
+      << st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
+  out << "  " << ui::get(Text::why, lang) << "      " << root_cause_reason(r, lang) << "\n";
+  const Evidence& ev = f.first();
+  out << "  " << ui::get(Text::evidence, lang) << "  " << location(ev);
+  if (ev.time) out << "  (" << ev.time->text << ")";
+  if (f.count > 1) out << "  ×" << f.count;
+  out << "\n";
+  print_evidence(ev, st, out);
+  if (r.root->explained) {
+    const Finding& x = r.findings[*r.root->explained];
+    out << "  " << ui::get(Text::evidence, lang) << "  " << location(x.first()) << "  ("
+        << short_label(x, lang) << ")\n";
+    print_evidence(x.first(), st, out);
+  }
+  out << "  " << ui::get(Text::cause, lang) << "     " << e.cause.get(lang) << "\n";
+  out << "  " << ui::get(Text::remedies, lang) << "\n";
+  for (std::size_t i = 0; i < e.remedies.size(); ++i) {
+    out << "    " << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+  }
+}
+
+std::string role_mark(const Finding& f, Lang lang) {
+  switch (f.effective_role) {
+    case Role::symptom: return std::string(ui::get(Text::symptom, lang));
+    case Role::wrapper: return std::string(ui::get(Text::wrapper, lang));
+    case Role::hint: return std::string(ui::get(Text::hint, lang));
+    case Role::cause: break;
+  }
+  return std::string(to_string(f.entry->severity));
+}
+
+void print_others(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
+  const auto order = render_detail::presentation_order(r);
+  const Lang lang = o.lang;
+  bool header = false;
+  std::optional<Category> current;
+  for (std::size_t i : order) {
+    if (r.root && i == r.root->finding) continue;
+    const Finding& f = r.findings[i];
+    if (!header) {
+      out << "\n" << st.bold(std::string(ui::get(Text::other_findings, lang))) << "\n";
+      header = true;
+    }
+    if (current != f.entry->category) {
+      current = f.entry->category;
+      out << "  " << st.cyan(std::string(to_string(*current))) << "\n";
+    }
+    const std::string mark = role_mark(f, lang);
+    const bool muted = f.effective_role != Role::cause;
+    std::string line = "    " + mark + std::string(mark.size() < 9 ? 9 - mark.size() : 1, ' ') + short_label(f, lang) +
+                       "  " + location(f.first());
+    if (f.count > 1) line += "  ×" + std::to_string(f.count);
+    out << (muted ? st.dim(line) : line) << "\n";
+    if (!f.symptom_of.empty()) {
+      out << st.dim("             " + std::string(ui::get(Text::follows_from, lang)) + " " + f.symptom_of) << "\n";
+    }
+  }
+}
+
+void print_input_problems(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
+  bool header = false;
+  for (const auto& in : r.inputs) {
+    if (in.status == InputStatus::ok) continue;
+    if (!header) {
+      out << "\n" << st.bold(std::string(ui::get(Text::inputs_with_problems, o.lang))) << "\n";
+      header = true;
+    }
+    out << "  " << st.yellow(std::string(to_string(in.status))) << "  " << in.path << ": " << in.note << "\n";
+  }
+}
+
+}  // namespace
+
+void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std::ostream& out) {
+  const Style st{o.color};
+  uint64_t bytes = 0, lines = 0;
+  for (const auto& in : r.inputs) {
+    bytes += in.bytes;
+    lines += in.lines;
+  }
+  const Lang lang = o.lang;
+  out << st.dim("npu-doctor: " + std::to_string(r.inputs.size()) + " " + std::string(ui::get(Text::inputs_word, lang)) +
+                ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " +
+                std::string(ui::get(Text::lines_word, lang)) + ", " + std::to_string(r.findings.size()) + " " +
+                std::string(ui::get(Text::findings_word, lang)) + " (" + r.kb_version + ", " +
+                std::to_string(r.kb_entries) + " kb entries)")
+      << "\n\n";
+  if (r.root) {
+    print_root(r, o, st, out);
+  } else if (r.findings.empty()) {
+    out << ui::get(Text::nothing_found, lang) << "\n";
+  } else {
+    out << ui::get(Text::no_root_cause, lang) << "\n";
+  }
+  print_others(r, o, st, out);
+  print_input_problems(r, o, st, out);
+}
+
+}  // namespace npu_doctor
