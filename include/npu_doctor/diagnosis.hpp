@@ -28,8 +28,9 @@ struct DiagnosisReport {
   std::string kb_version;
   std::size_t kb_entries = 0;
 
-  // True when at least one input could be read (fully or in part).
-  bool any_input_read() const;
+  // True when at least one input was scanned (fully or in part); false when every
+  // input was missing, unreadable or skipped (binary, not a regular file).
+  bool any_input_scanned() const;
   const Finding* root_finding() const { return root ? &findings[root->finding] : nullptr; }
 };
 

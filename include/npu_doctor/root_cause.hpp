@@ -9,7 +9,10 @@
 //     not a code-range fallback) are considered; the earliest of them opens the failure
 //     block (same input within a few lines, or within seconds by time stamp).
 //  5. Inside that block the most specific finding wins, then the entry's priority, then
-//     the seed's category order (driver and firmware, memory, communication...), then time.
+//     the earliest (the first link of a cascade), then for errors reported at the same
+//     moment the seed's category order (driver and firmware, memory, communication...).
+//  The other errors of that block, symptoms and wrappers are marked `symptom_of` the root
+//  cause; error-level causes outside the block are listed as independent.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -29,8 +32,8 @@ struct RootCauseDecision {
   Basis basis = Basis::sole_error;
   std::size_t block_size = 1;            // decisive errors in the first failure block
   std::optional<std::size_t> explained;  // for explained_by_hint: the finding it explains
-  std::vector<std::size_t> consequences;  // symptoms and wrappers that follow from it
-  std::vector<std::size_t> independent;   // other error-level causes it does not explain
+  std::vector<std::size_t> consequences;  // symptoms, wrappers and its block's other errors
+  std::vector<std::size_t> independent;   // error-level causes outside its block it does not explain
 };
 
 // Chooses the root cause and marks every finding's effective role and symptom_of.

@@ -48,8 +48,10 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
       },
       std::cerr);
   if (!ok) return kUsage;
-  if (!report.any_input_read()) {
-    std::cerr << "npu-doctor: no input could be read\n";
+  if (!report.any_input_scanned()) {
+    std::cerr << "npu-doctor: no input could be scanned";
+    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "\n";
     return kUsage;
   }
   return report.root ? kFindings : kOk;

@@ -12,10 +12,9 @@
 
 namespace npu_doctor {
 
-bool DiagnosisReport::any_input_read() const {
+bool DiagnosisReport::any_input_scanned() const {
   return std::any_of(inputs.begin(), inputs.end(), [](const InputReport& r) {
-    return r.status == InputStatus::ok || r.status == InputStatus::partial ||
-           (r.status == InputStatus::skipped && r.kind != "path");
+    return r.status == InputStatus::ok || r.status == InputStatus::partial;
   });
 }
 

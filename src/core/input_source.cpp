@@ -244,9 +244,10 @@ Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
     }
     std::error_code ec;
     const auto st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      out.problems.push_back({p, "path", 0, 0, InputStatus::error,
-                              ec ? ec.message() : std::string("no such file or directory")});
+    if (!fs::exists(st)) {
+      out.problems.push_back({p, "path", 0, 0, InputStatus::error, "no such file or directory"});
+    } else if (ec) {
+      out.problems.push_back({p, "path", 0, 0, InputStatus::error, ec.message()});
     } else if (fs::is_directory(st)) {
       walk_directory(p, out);
     } else {

@@ -52,6 +52,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
   for (const auto& x : kb.extractors()) {
     extracted.insert(x.code_namespace);
     if (x.decode == "hccl_errno") extracted.insert("hccl");
+    if (x.decode == "driver_ret") extracted.insert("inner");
     if (x.decode == "runtime_hex") {
       extracted.insert("ts");
       extracted.insert("inner");

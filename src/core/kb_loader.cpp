@@ -29,11 +29,11 @@ constexpr std::array kLayers = {
 constexpr std::array kNamespaces = {
     std::string_view("acl"),   std::string_view("ecode"), std::string_view("pta"),
     std::string_view("hccl"),  std::string_view("ts"),    std::string_view("inner"),
-    std::string_view("event"), std::string_view("aicore"),
+    std::string_view("event"), std::string_view("aicore"), std::string_view("drv"),
 };
 
 constexpr std::array kDecoders = {std::string_view(""), std::string_view("hccl_errno"),
-                                  std::string_view("runtime_hex")};
+                                  std::string_view("runtime_hex"), std::string_view("driver_ret")};
 
 template <std::size_t N>
 bool one_of(const std::array<std::string_view, N>& list, std::string_view v) {
@@ -298,7 +298,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   if (auto t = r.text(n["title"], "title")) e.title = *t; else fail(n, "entry '" + e.id + "' has no title");
   if (auto t = r.text(n["cause"], "cause")) e.cause = *t; else fail(n, "entry '" + e.id + "' has no cause");
   const YAML::Node rem = n["remedies"];
-  if (rem.IsSequence()) {
+  if (rem.IsDefined() && rem.IsSequence()) {
     for (const auto& item : rem) {
       if (auto t = r.text(item, "a remedy")) e.remedies.push_back(*t);
     }

@@ -32,6 +32,17 @@ std::string hex(unsigned long long v) {
 // Applies an extractor's decode step: which namespace and code the raw text means.
 bool decode(std::string_view how, std::string& ns, std::string& code) {
   if (how.empty()) return true;
+  if (how == "driver_ret") {
+    // drvRetCode=6 is a driver drvError_t; drvRetCode=117571606 (0x7020016) a runtime inner code.
+    unsigned long long d = 0;
+    auto [p, ec] = std::from_chars(code.data(), code.data() + code.size(), d, 10);
+    if (ec != std::errc() || p != code.data() + code.size()) return false;
+    if (d >= 0x07000000) {
+      ns = "inner";
+      code = hex(d);
+    }
+    return true;
+  }
   auto v = parse_hex(code);
   if (!v) return false;
   if (how == "hccl_errno") {

@@ -100,9 +100,14 @@ std::optional<Timestamp> yearless_at(std::string_view s, std::size_t i) {
     d = digits(s, i + 3, 2);
     t = i + 5;
   } else if (i > 0 && std::string("IWEF").find(s[i - 1]) != std::string::npos) {
-    mo = digits(s, i, 2);
-    d = digits(s, i + 2, 2);
-    t = i + 4;
+    // glog / c10 style "E1212 12:10:10" or "E313 06:55:06" (month not zero-padded).
+    std::size_t n = 0;
+    while (i + n < s.size() && is_digit(s[i + n])) ++n;
+    if (n == 4 || n == 3) {
+      mo = digits(s, i, n - 2);
+      d = digits(s, i + n - 2, 2);
+      t = i + n;
+    }
   }
   if (!mo || !d || !valid_date(*mo, *d) || t >= s.size() || s[t] != ' ') return std::nullopt;
   // Year 2000 is a placeholder: only the order within one file is meaningful.

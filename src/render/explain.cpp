@@ -102,6 +102,8 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     if (!result.suggestions.empty()) out << "Did you mean: " << join(result.suggestions, ", ") << "?\n";
     return;
   }
+  const bool has_exact = std::any_of(result.matches.begin(), result.matches.end(),
+                                     [](const CodeResolution& m) { return m.specificity != Specificity::code_family; });
   bool first = true;
   for (const auto& m : result.matches) {
     const Entry& e = *m.entry;
@@ -109,7 +111,8 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     first = false;
     out << bold(e.id + " — " + e.title.get(lang)) << (e.name.empty() ? "" : "  (" + e.name + ")") << "\n";
     if (m.specificity == Specificity::code_family) {
-      out << "  note        '" << result.query << "' has no entry of its own; this is its code family (fallback)\n";
+      out << (has_exact ? "  note        '" + result.query + "' also falls in this code family (used only for codes without an entry)\n"
+                        : "  note        '" + result.query + "' has no entry of its own; this is its code family (fallback)\n");
     }
     if (!e.codes.empty()) out << "  code        " << join(e.codes, ", ") << " (" << e.code_namespace << ")\n";
     if (!e.ranges.empty() || !e.prefixes.empty()) {

@@ -132,7 +132,9 @@ void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std
     lines += in.lines;
   }
   const Lang lang = o.lang;
-  out << st.dim("npu-doctor: " + std::to_string(r.inputs.size()) + " " + std::string(ui::get(Text::inputs_word, lang)) +
+  const bool one = r.inputs.size() == 1 && lang == Lang::en;
+  out << st.dim("npu-doctor: " + std::to_string(r.inputs.size()) + " " +
+                std::string(one ? "input" : ui::get(Text::inputs_word, lang)) +
                 ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " +
                 std::string(ui::get(Text::lines_word, lang)) + ", " + std::to_string(r.findings.size()) + " " +
                 std::string(ui::get(Text::findings_word, lang)) + " (" + r.kb_version + ", " +

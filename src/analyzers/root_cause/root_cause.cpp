@@ -100,15 +100,16 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
   for (std::size_t i : decisive) {
     if (i == earliest || same_block(findings[earliest], findings[i])) block.push_back(i);
   }
-  // Rule 5: the most specific in the block.
+  // Rule 5: the most specific in the block; among equals the first link of the cascade,
+  // and the seed's category order only for errors reported at the same moment.
   const std::size_t chosen = *std::min_element(block.begin(), block.end(), [&](std::size_t a, std::size_t b) {
     const Finding& x = findings[a];
     const Finding& y = findings[b];
     if (x.specificity != y.specificity) return x.specificity > y.specificity;
     if (x.entry->priority != y.entry->priority) return x.entry->priority > y.entry->priority;
-    const int px = category_priority(x.entry->category), py = category_priority(y.entry->category);
-    if (px != py) return px < py;
-    return occurs_before(x, y);
+    if (occurs_before(x, y)) return true;
+    if (occurs_before(y, x)) return false;
+    return category_priority(x.entry->category) < category_priority(y.entry->category);
   });
 
   RootCauseDecision d;
@@ -136,9 +137,12 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
       continue;
     }
     Finding& f = findings[i];
+    // Other errors of the root's failure block are part of the same failure.
+    const bool in_block = std::find(block.begin(), block.end(), i) != block.end() ||
+                          (d.explained && same_block(findings[*d.explained], f));
     const bool follows = (d.explained && i == *d.explained) || explains(*root.entry, *f.entry) ||
                          symptom_of_category(*f.entry, root.entry->category) ||
-                         roles[i] == Role::symptom || roles[i] == Role::wrapper;
+                         roles[i] == Role::symptom || roles[i] == Role::wrapper || in_block;
     if (follows && eligible(f)) {
       f.symptom_of = finding_key(root);
       if (f.effective_role == Role::cause) f.effective_role = Role::symptom;

@@ -1,0 +1,158 @@
+// The npu-doctor binary as users run it: arguments, exit codes, stdin, files.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+namespace npu_doctor {
+namespace {
+
+using testing::run_npu_doctor;
+
+std::string fixture(const std::string& rel) { return testing::fixtures_dir() + "/" + rel; }
+
+TEST(Cli, DiagnoseFindsTheRootCauseAndExitsOne) {
+  const auto r = run_npu_doctor({"diagnose", fixture("logs/device_oom_plog.log")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("ROOT CAUSE:"), std::string::npos);
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "no colour when piped";
+}
+
+TEST(Cli, HealthyLogExitsZero) {
+  const auto r = run_npu_doctor({"diagnose", fixture("logs/healthy_training.log")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("No error-level finding"), std::string::npos);
+}
+
+TEST(Cli, JsonOnStdin) {
+  const auto r = run_npu_doctor({"diagnose", "--format", "json", "-"},
+                                "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total "
+                                "capacity; 57.12 GiB already allocated; 57.12 GiB current active; 1.02 GiB free; 58.80 "
+                                "GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["root_cause"]["category"], "memory");
+  EXPECT_EQ(j["inputs"][0]["path"], "<stdin>");
+  const auto& caps = j["findings"][0]["evidence"][0]["captures"];
+  EXPECT_EQ(caps["requested"], "2.00 GiB");
+  EXPECT_EQ(caps["reserved"], "58.80 GiB");
+}
+
+TEST(Cli, MissingPathIsAUsageErrorNamingThePath) {
+  const auto r = run_npu_doctor({"diagnose", "/nonexistent/train.log"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/train.log"), std::string::npos);
+  EXPECT_NE(r.err.find("no such file or directory"), std::string::npos);
+}
+
+TEST(Cli, OneBadPathAmongGoodOnesIsReportedAndTheRestScanned) {
+  const auto r = run_npu_doctor({"diagnose", "--format", "json", fixture("logs/device_oom_plog.log"), "/nonexistent/x.log"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/x.log"), std::string::npos);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["root_cause"]["category"], "memory");
+  ASSERT_EQ(j["inputs"].size(), 2u);
+  EXPECT_EQ(j["inputs"][1]["status"], "error");
+}
+
+TEST(Cli, BinaryOnlyInputIsAnErrorWithAReason) {
+  testing::TempDir d;
+  const auto bin = d.write("core.bin", std::string(8192, '\0'));
+  const auto r = run_npu_doctor({"diagnose", bin.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("binary"), std::string::npos);
+}
+
+TEST(Cli, EmptyFileHasNothingToReport) {
+  testing::TempDir d;
+  const auto empty = d.write("empty.log", "");
+  const auto r = run_npu_doctor({"diagnose", empty.string()});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("No known error signatures"), std::string::npos);
+}
+
+TEST(Cli, OutputFileIsWrittenWhole) {
+  testing::TempDir d;
+  const auto out = d.path() / "report.md";
+  const auto r = run_npu_doctor({"diagnose", "-f", "markdown", "-o", out.string(), fixture("logs/device_oom_plog.log")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+  const auto md = testing::read_file(out);
+  EXPECT_NE(md.find("### ROOT CAUSE"), std::string::npos);
+  for (const auto& e : std::filesystem::directory_iterator(d.path())) {
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << "temporary file left behind";
+  }
+}
+
+TEST(Cli, ChineseByFlagAndByLang) {
+  auto r = run_npu_doctor({"diagnose", "--lang", "zh", fixture("logs/device_oom_plog.log")});
+  EXPECT_NE(r.out.find("根因"), std::string::npos);
+  r = run_npu_doctor({"diagnose", fixture("logs/device_oom_plog.log")}, "", {"LANG=zh_CN.UTF-8"});
+  EXPECT_NE(r.out.find("根因"), std::string::npos);
+}
+
+TEST(Cli, ContextFlags) {
+  const auto r = run_npu_doctor({"diagnose", "-f", "json", "-B", "2", "-A", "1", fixture("logs/device_oom_plog.log")});
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_LE(j["findings"][0]["context"]["before"].size(), 2u);
+  EXPECT_LE(j["findings"][0]["context"]["after"].size(), 1u);
+}
+
+TEST(Cli, ExplainKnownAndUnknown) {
+  auto r = run_npu_doctor({"explain", "600001"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("ENV_ERROR_DRIVER"), std::string::npos);
+  r = run_npu_doctor({"explain", "seed.acl-error-memroy"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("not in the knowledge base"), std::string::npos);
+  EXPECT_NE(r.err.find("seed.acl-error-memory"), std::string::npos);
+}
+
+TEST(Cli, KbLintAcceptsTheBuiltInBaseAndRejectsBrokenFiles) {
+  auto r = run_npu_doctor({"kb", "lint"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("0 error(s)"), std::string::npos);
+
+  r = run_npu_doctor({"kb", "lint", fixture("bad-kb/unknown-category.yaml")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("unknown-category.yaml:7: error: unknown category 'network'"), std::string::npos) << r.out;
+
+  r = run_npu_doctor({"kb", "lint", fixture("bad-kb/sample-not-recognised.yaml")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("sample is not recognised"), std::string::npos) << r.out;
+
+  r = run_npu_doctor({"kb", "lint", "/nonexistent/dir"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, SiteKnowledgeBaseByFlagAndEnvironment) {
+  testing::TempDir d;
+  const auto log = d.write("job.log", "writing checkpoint\nerror SITE-QUOTA-042 on /data\n");
+  auto r = run_npu_doctor({"diagnose", "--kb", fixture("site-kb"), "-f", "json", log.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["root_cause"]["rule"], "site.storage-quota");
+  EXPECT_EQ(j["root_cause"]["code"], "042");
+  r = run_npu_doctor({"diagnose", "-f", "json", log.string()}, "", {"NPU_DOCTOR_KB_PATH=" + fixture("site-kb")});
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["root_cause"]["rule"], "site.storage-quota");
+  r = run_npu_doctor({"diagnose", log.string()});
+  EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_npu_doctor({}).exit_code, 2);
+  EXPECT_EQ(run_npu_doctor({"diagnose"}).exit_code, 2);
+  EXPECT_EQ(run_npu_doctor({"diagnose", "--format", "xml", "x"}).exit_code, 2);
+  EXPECT_EQ(run_npu_doctor({"frobnicate"}).exit_code, 2);
+  const auto help = run_npu_doctor({"diagnose", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Exit status"), std::string::npos);
+  const auto v = run_npu_doctor({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("npu-doctor"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace npu_doctor

@@ -1,0 +1,59 @@
+#pragma once
+// Helpers shared by the tests: temporary directories, in-memory streams, small
+// knowledge bases written as YAML, and running the real binary.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "input_source.hpp"
+#include "npu_doctor/knowledge_base.hpp"
+
+namespace npu_doctor::testing {
+
+// A fresh directory removed when the object goes out of scope.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  // Writes `content` to `relative` (creating directories) and returns the full path.
+  std::filesystem::path write(const std::string& relative, const std::string& content) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A ByteStream over a string, returning at most `chunk` bytes per read.
+class StringStream final : public ByteStream {
+ public:
+  explicit StringStream(std::string data, std::size_t chunk = 1 << 20) : data_(std::move(data)), chunk_(chunk) {}
+  long read(char* buf, std::size_t n) override;
+
+ private:
+  std::string data_;
+  std::size_t chunk_;
+  std::size_t pos_ = 0;
+};
+
+// Loads only the given YAML documents (no built-in knowledge base).
+KnowledgeBase kb_from_yaml(const std::vector<std::string>& files, std::vector<KbProblem>& problems);
+
+// The built-in knowledge base (from the binary's embedded files).
+const KnowledgeBase& builtin_kb();
+
+std::string read_file(const std::filesystem::path& p);
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs the npu-doctor binary with `args` (no shell), optional stdin, and extra environment.
+RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string& stdin_data = "",
+                         const std::vector<std::string>& env = {});
+
+std::string fixtures_dir();
+
+}  // namespace npu_doctor::testing

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "npu_doctor/root_cause.hpp"
+
+namespace npu_doctor {
+namespace {
+
+// Builds findings over hand-made entries: the rules of root_cause.hpp, one per test.
+class RootCause : public ::testing::Test {
+ protected:
+  const Entry* entry(const std::string& id, Category c, Role role = Role::cause, Severity s = Severity::error,
+                     std::vector<Category> symptom_of = {}, std::vector<std::string> explains = {}) {
+    Entry e;
+    e.id = id;
+    e.category = c;
+    e.role = role;
+    e.severity = s;
+    e.symptom_of = std::move(symptom_of);
+    e.explains = std::move(explains);
+    entries_.push_back(e);
+    return &entries_.back();
+  }
+  void add(const Entry* e, Specificity spec, uint64_t line, std::size_t input = 0,
+           std::optional<int64_t> time_s = std::nullopt) {
+    Finding f;
+    f.entry = e;
+    f.specificity = spec;
+    f.count = 1;
+    Evidence ev;
+    ev.input = input;
+    ev.path = "in" + std::to_string(input);
+    ev.line = line;
+    if (time_s) ev.time = Timestamp{*time_s * 1000000, true, "t"};
+    f.evidence.push_back(ev);
+    findings_.push_back(f);
+  }
+  std::string root() {
+    auto d = choose_root_cause(findings_);
+    decision_ = d;
+    return d ? findings_[d->finding].entry->id : "none";
+  }
+  std::deque<Entry> entries_;
+  std::vector<Finding> findings_;
+  std::optional<RootCauseDecision> decision_;
+};
+
+TEST_F(RootCause, WarningsAndHintsAloneNameNoRootCause) {
+  add(entry("fallback", Category::compile_op_unsupported, Role::hint, Severity::warning), Specificity::message, 1);
+  add(entry("w", Category::communication, Role::cause, Severity::warning), Specificity::exact_code, 2);
+  EXPECT_EQ(root(), "none");
+}
+
+TEST_F(RootCause, AnErrorWrapperOutranksAWarningCause) {
+  add(entry("w", Category::memory, Role::cause, Severity::warning), Specificity::message, 1);
+  add(entry("wrap", Category::other, Role::wrapper), Specificity::exact_code, 2);
+  EXPECT_EQ(root(), "wrap");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::sole_error);
+}
+
+TEST_F(RootCause, CauseBeatsAnEarlierGenericWrapper) {
+  add(entry("ERR00100", Category::other, Role::wrapper), Specificity::exact_code, 1);
+  add(entry("507014", Category::aicore_exception), Specificity::exact_code, 3);
+  EXPECT_EQ(root(), "507014");
+  EXPECT_EQ(findings_[0].symptom_of, "507014");
+  EXPECT_EQ(findings_[0].effective_role, Role::wrapper);
+}
+
+TEST_F(RootCause, TimeoutIsASymptomWhenABasicCauseIsPresent) {
+  const auto* notify = entry("EI0002", Category::communication, Role::cause, Severity::error, {Category::aicore_exception, Category::memory});
+  add(notify, Specificity::exact_code, 1);
+  add(entry("507015", Category::aicore_exception), Specificity::exact_code, 200);
+  EXPECT_EQ(root(), "507015");
+  EXPECT_EQ(findings_[0].effective_role, Role::symptom);
+  EXPECT_EQ(findings_[0].symptom_of, "507015");
+  ASSERT_EQ(decision_->consequences.size(), 1u);
+}
+
+TEST_F(RootCause, TimeoutAloneIsTheRootCause) {
+  add(entry("ERR00100", Category::other, Role::wrapper), Specificity::exact_code, 1);
+  add(entry("EI0002", Category::communication, Role::cause, Severity::error, {Category::memory}), Specificity::exact_code, 2);
+  EXPECT_EQ(root(), "EI0002");
+}
+
+TEST_F(RootCause, AHintThatExplainsTheErrorBecomesTheRootCause) {
+  const auto* init = entry("init-500001", Category::install_version_mismatch);
+  add(entry("numpy2", Category::install_version_mismatch, Role::hint, Severity::info, {}, {"init-500001"}),
+      Specificity::message, 1);
+  add(init, Specificity::message, 12);
+  EXPECT_EQ(root(), "numpy2");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::explained_by_hint);
+  ASSERT_TRUE(decision_->explained);
+  EXPECT_EQ(findings_[*decision_->explained].entry->id, "init-500001");
+  EXPECT_EQ(findings_[*decision_->explained].symptom_of, "numpy2");
+}
+
+TEST_F(RootCause, AHintThatExplainsNothingPresentStaysAHint) {
+  add(entry("numpy2", Category::install_version_mismatch, Role::hint, Severity::info, {}, {"init-500001"}),
+      Specificity::message, 1);
+  add(entry("oom", Category::memory), Specificity::message, 5);
+  EXPECT_EQ(root(), "oom");
+}
+
+TEST_F(RootCause, TheMostSpecificErrorOfTheFirstBlockWins) {
+  add(entry("207004", Category::permission_device), Specificity::exact_code, 1);
+  add(entry("visible-devices", Category::rank_config), Specificity::message, 5);
+  EXPECT_EQ(root(), "visible-devices");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::most_specific);
+  EXPECT_EQ(decision_->block_size, 2u);
+}
+
+TEST_F(RootCause, TheEarliestDecisiveErrorWinsAcrossBlocks) {
+  add(entry("507015", Category::aicore_exception), Specificity::exact_code, 10);
+  add(entry("oom", Category::memory), Specificity::message, 900);
+  EXPECT_EQ(root(), "507015");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::earliest_decisive);
+  ASSERT_EQ(decision_->independent.size(), 1u);
+  EXPECT_TRUE(findings_[1].symptom_of.empty());
+}
+
+TEST_F(RootCause, CodeRangeFallbacksAreNotDecisive) {
+  add(entry("seed-range", Category::memory), Specificity::code_family, 1);
+  add(entry("507015", Category::aicore_exception), Specificity::exact_code, 900);
+  EXPECT_EQ(root(), "507015");
+}
+
+TEST_F(RootCause, InsideABlockTheFirstLinkOfTheCascadeWins) {
+  add(entry("87-occupied", Category::permission_device), Specificity::exact_code, 1);
+  add(entry("507008-soc", Category::install_version_mismatch), Specificity::exact_code, 3);
+  EXPECT_EQ(root(), "87-occupied");
+  EXPECT_EQ(findings_[1].symptom_of, "87-occupied") << "the rest of the block is part of the same failure";
+  EXPECT_TRUE(decision_->independent.empty());
+}
+
+TEST_F(RootCause, SeedOrderBreaksTiesBetweenErrorsOfTheSameMoment) {
+  add(entry("oom", Category::memory), Specificity::exact_code, 7);
+  add(entry("comm", Category::communication), Specificity::exact_code, 7);
+  add(entry("driver", Category::driver_firmware_env), Specificity::exact_code, 7);
+  EXPECT_EQ(root(), "driver");
+}
+
+TEST_F(RootCause, TimeStampsOrderFindingsAcrossInputs) {
+  add(entry("late", Category::memory), Specificity::exact_code, 1, /*input=*/0, /*time=*/1000);
+  add(entry("early", Category::aicore_exception), Specificity::exact_code, 50, /*input=*/1, /*time=*/100);
+  EXPECT_EQ(root(), "early");
+  EXPECT_TRUE(occurs_before(findings_[1], findings_[0]));
+}
+
+TEST_F(RootCause, SymptomOnlyLogsStillGetARootCause) {
+  add(entry("507046", Category::communication, Role::symptom), Specificity::exact_code, 1);
+  add(entry("EZ9999", Category::other, Role::wrapper), Specificity::exact_code, 2);
+  EXPECT_EQ(root(), "507046");
+  EXPECT_EQ(findings_[1].symptom_of, "507046");
+}
+
+}  // namespace
+}  // namespace npu_doctor

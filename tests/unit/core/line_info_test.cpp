@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include "npu_doctor/line_info.hpp"
+
+namespace npu_doctor {
+namespace {
+
+TEST(LineInfo, PlogHeader) {
+  const auto i = parse_line_info(
+      "[ERROR] HCCL(3035894,python):2024-11-05-21:06:03.662.702 [adapter_tdt.cc:20][3035894][Open][Tsd]Open TsdClient failed");
+  EXPECT_EQ(i.module, "HCCL");
+  ASSERT_TRUE(i.pid);
+  EXPECT_EQ(*i.pid, 3035894);
+  ASSERT_TRUE(i.time);
+  EXPECT_TRUE(i.time->has_year);
+  EXPECT_EQ(i.time->text, "2024-11-05-21:06:03.662.702");
+  // 2024-11-05 21:06:03.662702 UTC
+  EXPECT_EQ(i.time->micros, 1730840763662702LL);
+}
+
+TEST(LineInfo, TorchNpuErrorLine) {
+  const auto i = parse_line_info("[ERROR] 2025-10-11-15:09:34 (PID:2969, Device:0, RankID:101) ERR00100 PTA call acl api failed.");
+  ASSERT_TRUE(i.time);
+  EXPECT_EQ(i.time->text, "2025-10-11-15:09:34");
+  EXPECT_EQ(*i.pid, 2969);
+  EXPECT_EQ(*i.device, 0);
+  EXPECT_EQ(*i.rank, 101);
+  EXPECT_TRUE(i.module.empty());
+}
+
+TEST(LineInfo, NegativeRankAndDeviceAreAbsent) {
+  const auto i = parse_line_info("[ERROR] 2025-08-05-08:05:26 (PID:504068, Device:-1, RankID:-1) ERR00100 PTA call acl api failed");
+  EXPECT_FALSE(i.device);
+  EXPECT_FALSE(i.rank);
+}
+
+TEST(LineInfo, ECodeHeaderAndPrefixes) {
+  auto i = parse_line_info("(train pid=8464) EI0002: [PID: 13075] 2025-06-25-10:45:23.586.187 The wait execution");
+  EXPECT_EQ(*i.pid, 13075);
+  EXPECT_EQ(i.time->text, "2025-06-25-10:45:23.586.187");
+  i = parse_line_info("[rank11]:[E313 06:55:06.502205450 compiler_depend.ts:1795] To avoid data inconsistency");
+  EXPECT_EQ(*i.rank, 11);
+  ASSERT_TRUE(i.time);
+  EXPECT_FALSE(i.time->has_year);
+}
+
+TEST(LineInfo, OtherTimestampFormats) {
+  EXPECT_EQ(find_timestamp("2025-04-16 13:15:44.054 | ERROR    | magic_pdf")->text, "2025-04-16 13:15:44.054");
+  EXPECT_EQ(find_timestamp("[2024-05-21 11:58:06,441] torch.distributed")->text, "2024-05-21 11:58:06,441");
+  EXPECT_EQ(find_timestamp("[170] [2025-12-12 12:10:10:654] torch.distributed")->text, "2025-12-12 12:10:10:654");
+  const auto v = find_timestamp("ERROR 08-26 03:01:18 [engine.py:458] halGetDeviceInfo");
+  ASSERT_TRUE(v);
+  EXPECT_FALSE(v->has_year);
+  EXPECT_EQ(v->text, "08-26 03:01:18");
+  EXPECT_FALSE(find_timestamp("no time here 12345"));
+  EXPECT_FALSE(find_timestamp("2024-13-45-99:99:99"));  // not a date
+}
+
+TEST(LineInfo, FractionsAreMicroseconds) {
+  const auto a = find_timestamp("2024-01-01-00:00:00.001.002");
+  const auto b = find_timestamp("2024-01-01 00:00:00.001002");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->micros, b->micros);
+  EXPECT_EQ(a->micros % 1000000, 1002);
+}
+
+}  // namespace
+}  // namespace npu_doctor

@@ -1,0 +1,180 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "scanner.hpp"
+#include "support/test_support.hpp"
+
+namespace npu_doctor {
+namespace {
+
+const char* kKb = R"(schema: npu-doctor/kb/v1
+family: s
+defaults: {layer: runtime, category: other}
+entries:
+  - {id: s.boom, match: ['BOOM'], title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}], samples: {match: ['x BOOM']}}
+  - {id: s.bang, match: ['BANG (?<n>\d+)'], title: {en: g, zh: g}, cause: {en: g, zh: g}, remedies: [{en: g, zh: g}], samples: {match: ['BANG 1']}}
+)";
+
+class ScannerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::vector<KbProblem> problems;
+    kb_ = testing::kb_from_yaml({kKb}, problems);
+    matcher_ = KbMatcher::build(kb_, problems);
+    ASSERT_TRUE(problems.empty());
+  }
+  // Scans `text` with a tiny block size so that block boundaries are everywhere.
+  std::vector<Finding> scan(const std::string& text, InputReport& report, ScanOptions opts = {},
+                            std::size_t chunk = 7) {
+    if (opts.block_size == ScanOptions{}.block_size) opts.block_size = 64;
+    Scanner scanner(*matcher_, opts);
+    FindingCollector out(opts.max_evidence);
+    testing::StringStream in(text, chunk);
+    report.path = "t.log";
+    scanner.scan(in, 0, report, out);
+    return out.take();
+  }
+  static std::string numbered(int from, int to) {
+    std::string s;
+    for (int i = from; i <= to; ++i) s += "line " + std::to_string(i) + "\n";
+    return s;
+  }
+  KnowledgeBase kb_;
+  std::unique_ptr<KbMatcher> matcher_;
+};
+
+TEST_F(ScannerTest, LineNumbersAndContextAcrossBlocks) {
+  const std::string text = numbered(1, 40) + "here is a BOOM\n" + numbered(42, 60);
+  InputReport rep;
+  const auto f = scan(text, rep);
+  ASSERT_EQ(f.size(), 1u);
+  const Evidence& e = f[0].first();
+  EXPECT_EQ(e.line, 41u);
+  EXPECT_EQ(e.text, "here is a BOOM");
+  ASSERT_EQ(e.before.size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(e.before[i].line, 33 + i);
+    EXPECT_EQ(e.before[i].text, "line " + std::to_string(33 + i));
+  }
+  ASSERT_EQ(e.after.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(e.after[i].line, 42 + i);
+    EXPECT_EQ(e.after[i].text, "line " + std::to_string(42 + i));
+  }
+  EXPECT_EQ(rep.lines, 60u);
+  EXPECT_EQ(rep.bytes, text.size());
+  EXPECT_EQ(rep.status, InputStatus::ok);
+}
+
+TEST_F(ScannerTest, ContextAtTheStartAndEndOfTheInput) {
+  InputReport rep;
+  const auto f = scan("BOOM first\nsecond\n", rep);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(f[0].first().before.empty());
+  ASSERT_EQ(f[0].first().after.size(), 1u);
+  EXPECT_EQ(f[0].first().after[0].text, "second");
+  EXPECT_EQ(rep.lines, 2u);
+}
+
+TEST_F(ScannerTest, CountsEveryOccurrenceButKeepsFewEvidence) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "BANG " + std::to_string(i) + "\n";
+  InputReport rep;
+  ScanOptions opts;
+  opts.max_evidence = 3;
+  const auto f = scan(text, rep, opts);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].count, 100u);
+  ASSERT_EQ(f[0].evidence.size(), 3u);
+  EXPECT_EQ(f[0].evidence[2].line, 3u);
+  ASSERT_EQ(f[0].evidence[1].captures.size(), 1u);
+  EXPECT_EQ(f[0].evidence[1].captures[0].second, "1");
+}
+
+TEST_F(ScannerTest, CrlfAndNoTrailingNewline) {
+  InputReport rep;
+  const auto f = scan("a\r\nb\r\nBOOM\r\nc", rep);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].first().line, 3u);
+  EXPECT_EQ(f[0].first().text, "BOOM");
+  EXPECT_EQ(f[0].first().before.back().text, "b");
+  EXPECT_EQ(rep.lines, 4u);
+}
+
+TEST_F(ScannerTest, ProgressBarSegmentsShowOnlyTheMatchingSegment) {
+  InputReport rep;
+  const auto f = scan("10%|#   \r20%|##  \rBOOM at step 3\r30%|### \n", rep);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].first().text, "BOOM at step 3");
+}
+
+TEST_F(ScannerTest, LineLongerThanABlockIsScannedInPiecesWithBoundedText) {
+  std::string text = "start\n" + std::string(300, 'x') + " BOOM " + std::string(300, 'y') + "\nafter BANG 7\n";
+  InputReport rep;
+  ScanOptions opts;
+  opts.block_size = 128;
+  opts.max_text = 64;
+  const auto f = scan(text, rep, opts);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].first().line, 2u);
+  EXPECT_LE(f[0].first().text.size(), 64u + 6u);  // plus the two "…" markers
+  EXPECT_NE(f[0].first().text.find("BOOM"), std::string::npos);
+  EXPECT_EQ(f[1].first().line, 3u);
+  EXPECT_EQ(rep.lines, 3u);
+}
+
+TEST_F(ScannerTest, BinaryInputIsSkippedWithANote) {
+  InputReport rep;
+  std::string bin(4096, '\0');
+  bin += "BOOM\n";
+  const auto f = scan(bin, rep);
+  EXPECT_TRUE(f.empty());
+  EXPECT_EQ(rep.status, InputStatus::skipped);
+  EXPECT_NE(rep.note.find("binary"), std::string::npos);
+}
+
+TEST_F(ScannerTest, InvalidUtf8IsSanitizedNotDropped) {
+  InputReport rep;
+  const auto f = scan(std::string("x\xff\xfe BOOM \xc3\n"), rep);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].first().text, "x\xEF\xBF\xBD\xEF\xBF\xBD BOOM \xEF\xBF\xBD");
+}
+
+class FailingStream final : public ByteStream {
+ public:
+  long read(char* buf, std::size_t n) override {
+    if (sent_) return -1;
+    sent_ = true;
+    const std::string s = "BOOM\nmore\n";
+    const std::size_t k = std::min(n, s.size());
+    std::memcpy(buf, s.data(), k);
+    return static_cast<long>(k);
+  }
+  std::string error() const override { return "Input/output error"; }
+
+ private:
+  bool sent_ = false;
+};
+
+TEST_F(ScannerTest, ReadErrorKeepsWhatWasReadAndSaysSo) {
+  Scanner scanner(*matcher_, ScanOptions{});
+  FindingCollector out(3);
+  FailingStream in;
+  InputReport rep;
+  rep.path = "bad.log";
+  scanner.scan(in, 0, rep, out);
+  EXPECT_EQ(out.findings().size(), 1u);
+  EXPECT_EQ(rep.status, InputStatus::partial);
+  EXPECT_NE(rep.note.find("Input/output error"), std::string::npos);
+}
+
+TEST_F(ScannerTest, EmptyInputIsFine) {
+  InputReport rep;
+  EXPECT_TRUE(scan("", rep).empty());
+  EXPECT_EQ(rep.status, InputStatus::ok);
+  EXPECT_EQ(rep.lines, 0u);
+}
+
+}  // namespace
+}  // namespace npu_doctor

@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "npu_doctor/diagnosis.hpp"
+#include "npu_doctor/render.hpp"
+#include "support/test_support.hpp"
+
+namespace npu_doctor {
+namespace {
+
+DiagnosisReport diagnose(const std::string& fixture) {
+  std::vector<KbProblem> problems;
+  static Diagnoser d(testing::builtin_kb(), problems);
+  DiagnoseOptions o;
+  o.paths = {testing::fixtures_dir() + "/logs/" + fixture};
+  return d.run(o);
+}
+
+TEST(RenderJson, FollowsTheV1Contract) {
+  const auto r = diagnose("device_oom_plog.log");
+  std::ostringstream out;
+  render_diagnosis_json(r, RenderOptions{}, out);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["schema"], "npu-doctor/diagnosis/v1");
+  ASSERT_EQ(j["inputs"].size(), 1u);
+  EXPECT_EQ(j["inputs"][0]["status"], "ok");
+  EXPECT_EQ(j["inputs"][0]["lines"], 10);
+  ASSERT_TRUE(j["root_cause"].is_object());
+  EXPECT_EQ(j["root_cause"]["category"], "memory");
+  EXPECT_FALSE(j["root_cause"]["reason"].get<std::string>().empty());
+  EXPECT_FALSE(j["root_cause"]["rule"].get<std::string>().empty());
+  ASSERT_GE(j["findings"].size(), 3u);
+  // The root cause is listed first.
+  EXPECT_EQ(j["findings"][0]["rule"], j["root_cause"]["rule"]);
+  for (const auto& f : j["findings"]) {
+    for (const char* key : {"rule", "category", "code", "severity", "title", "cause", "remedies", "evidence", "context"}) {
+      EXPECT_TRUE(f.contains(key)) << key;
+    }
+    EXPECT_TRUE(parse_category(f["category"].get<std::string>())) << f["category"];
+    ASSERT_FALSE(f["evidence"].empty());
+    EXPECT_TRUE(f["evidence"][0]["path"].get<std::string>().ends_with("device_oom_plog.log"));
+    EXPECT_GT(f["evidence"][0]["line"].get<int>(), 0);
+  }
+  // The benign allocator retry is an info-level hint, not an error.
+  bool saw_benign = false;
+  for (const auto& f : j["findings"]) {
+    if (f["rule"] == "torch-npu.pool-block-retry") {
+      saw_benign = true;
+      EXPECT_EQ(f["severity"], "info");
+      EXPECT_FALSE(f.contains("symptom_of"));
+    }
+  }
+  EXPECT_TRUE(saw_benign);
+}
+
+TEST(RenderJson, HealthyLogHasNoRootCauseButKeepsWarnings) {
+  const auto r = diagnose("healthy_training.log");
+  std::ostringstream out;
+  render_diagnosis_json(r, RenderOptions{}, out);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_TRUE(j["root_cause"].is_null());
+  bool fallback = false;
+  for (const auto& f : j["findings"]) fallback |= f["rule"] == "torch-npu.cpu-fallback";
+  EXPECT_TRUE(fallback);
+}
+
+TEST(RenderJson, SymptomsPointAtTheRootCause) {
+  const auto r = diagnose("notify_timeout_after_aicore.log");
+  std::ostringstream out;
+  render_diagnosis_json(r, RenderOptions{}, out);
+  const auto j = nlohmann::json::parse(out.str());
+  ASSERT_TRUE(j["root_cause"].is_object());
+  EXPECT_EQ(j["root_cause"]["category"], "aicore_exception");
+  const std::string key = j["root_cause"]["key"];
+  int symptoms = 0;
+  for (const auto& f : j["findings"]) {
+    if (f.contains("symptom_of")) {
+      EXPECT_EQ(f["symptom_of"], key);
+      ++symptoms;
+    }
+  }
+  EXPECT_GE(symptoms, 2);
+}
+
+TEST(RenderText, RootCauseFirstWithEvidenceAndNumberedRemedies) {
+  const auto r = diagnose("device_oom_plog.log");
+  std::ostringstream out;
+  render_diagnosis_text(r, RenderOptions{}, out);
+  const std::string s = out.str();
+  const auto root = s.find("ROOT CAUSE:");
+  ASSERT_NE(root, std::string::npos);
+  EXPECT_LT(root, s.find("OTHER FINDINGS"));
+  EXPECT_NE(s.find("    1. "), std::string::npos);
+  EXPECT_NE(s.find("device_oom_plog.log:"), std::string::npos);
+  EXPECT_EQ(s.find('\x1b'), std::string::npos) << "no colour unless asked";
+  std::ostringstream coloured;
+  render_diagnosis_text(r, RenderOptions{Lang::en, true}, coloured);
+  EXPECT_NE(coloured.str().find("\x1b["), std::string::npos);
+}
+
+TEST(RenderText, Chinese) {
+  const auto r = diagnose("device_oom_plog.log");
+  std::ostringstream out;
+  render_diagnosis_text(r, RenderOptions{Lang::zh, false}, out);
+  EXPECT_NE(out.str().find("根因"), std::string::npos);
+  EXPECT_NE(out.str().find("解决办法"), std::string::npos);
+}
+
+TEST(RenderMarkdown, HasTheRootCauseAndACodeBlock) {
+  const auto r = diagnose("device_oom_plog.log");
+  std::ostringstream out;
+  render_diagnosis_markdown(r, RenderOptions{}, out);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("### ROOT CAUSE"), std::string::npos);
+  EXPECT_NE(s.find("```\n"), std::string::npos);
+  EXPECT_NE(s.find("| category | role | finding | where | count |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace npu_doctor
