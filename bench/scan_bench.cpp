@@ -466,7 +466,7 @@ BENCHMARK(BM_MatcherBuild)->Unit(benchmark::kMillisecond);
 //   NPU_DOCTOR_BENCH_PER_PATTERN=loo    leave-one-out: the whole database without that one
 //                                       pattern; the patterns whose removal helps most are
 //                                       the ones that slow the combined database down
-// Both run on the sparse corpus.
+// Both run on the sparse corpus; append ",dense" (e.g. "1,dense") for the dense one.
 struct NamedPattern {
   std::string name;
   nd::MatchPattern pattern;
@@ -485,14 +485,14 @@ std::vector<NamedPattern> kb_patterns() {
   return items;
 }
 
-void scan_specs(benchmark::State& state, const std::vector<nd::PatternSet::Spec>& specs) {
+void scan_specs(benchmark::State& state, const std::vector<nd::PatternSet::Spec>& specs, bool dense) {
   nd::PatternSet::CompileError err;
   auto set = nd::PatternSet::compile(specs, err);
   if (!set) {
     state.SkipWithError(("rejected: " + err.message).c_str());
     return;
   }
-  const std::string& data = corpus(false);
+  const std::string& data = corpus(dense);
   auto scratch = set->make_scratch();
   std::size_t matches = 0;
   std::string error;
@@ -511,7 +511,10 @@ void scan_specs(benchmark::State& state, const std::vector<nd::PatternSet::Spec>
 void register_per_pattern() {
   const char* mode = std::getenv("NPU_DOCTOR_BENCH_PER_PATTERN");
   if (mode == nullptr || *mode == '\0' || std::string_view(mode) == "0") return;
-  const bool loo = std::string_view(mode) == "loo";
+  std::string_view m(mode);
+  const bool dense = m.ends_with(",dense");
+  if (dense) m.remove_suffix(6);
+  const bool loo = m == "loo";
   const auto items = kb_patterns();
   for (std::size_t k = 0; k < items.size(); ++k) {
     std::vector<nd::PatternSet::Spec> specs;
@@ -519,7 +522,7 @@ void register_per_pattern() {
       if (loo ? i != k : i == k) specs.push_back({items[i].pattern.regex, items[i].pattern.ignore_case});
     }
     const std::string name = std::string(loo ? "AllBut/" : "PerPattern/").append(items[k].name);
-    benchmark::RegisterBenchmark(name.c_str(), [specs](benchmark::State& state) { scan_specs(state, specs); })
+    benchmark::RegisterBenchmark(name.c_str(), [specs, dense](benchmark::State& state) { scan_specs(state, specs, dense); })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->MinTime(0.2);

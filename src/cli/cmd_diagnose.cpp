@@ -23,7 +23,7 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   auto kb = load_kb(g, std::cerr);
   std::vector<KbProblem> problems;
   Diagnoser diagnoser(*kb, problems);
-  for (const auto& p : problems) std::cerr << "npu-doctor: " << p.file << ":" << p.line << ": " << p.message << "\n";
+  for (const auto& p : problems) print_problem(p, std::cerr);
 
   DiagnoseOptions opts;
   opts.paths = a.paths;

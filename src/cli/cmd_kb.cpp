@@ -45,7 +45,8 @@ int run_lint(const LintArgs& a) {
                             });
     if (!about_user) continue;
     (p.is_error ? errors : warnings)++;
-    std::cout << p.file << ":" << p.line << ": " << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
+    if (!p.file.empty()) std::cout << p.file << ":" << p.line << ": ";
+    std::cout << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
   }
   std::size_t entries = a.paths.empty() ? kb.entries().size()
                                         : static_cast<std::size_t>(std::count_if(kb.entries().begin(), kb.entries().end(),

@@ -33,11 +33,14 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
   }
   std::vector<KbProblem> problems;
   auto kb = std::make_unique<KnowledgeBase>(load_knowledge_base(opts, problems));
-  for (const auto& p : problems) {
-    err << "npu-doctor: " << p.file << ":" << p.line << ": " << (p.is_error ? "error" : "warning") << ": "
-        << p.message << "\n";
-  }
+  for (const auto& p : problems) print_problem(p, err);
   return kb;
+}
+
+void print_problem(const KbProblem& p, std::ostream& err) {
+  err << "npu-doctor: ";
+  if (!p.file.empty()) err << p.file << ":" << p.line << ": ";
+  err << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
 }
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal) {

@@ -27,6 +27,9 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal);
 
+// "npu-doctor: file:line: error: message" (or without the location when there is none).
+void print_problem(const KbProblem& p, std::ostream& err);
+
 // Writes with `write` to `path` ("-" = stdout) via a temporary file renamed when
 // complete, so a partial file is never left looking complete. False on failure.
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err);

@@ -19,7 +19,17 @@ bool DiagnosisReport::any_input_scanned() const {
 }
 
 Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems)
-    : kb_(kb), matcher_(KbMatcher::build(kb, problems)) {}
+    : kb_(kb), matcher_(KbMatcher::build(kb, problems)) {
+  std::string miss;
+  if (const std::size_t misses = matcher_->engine_self_test(&miss); misses > 0) {
+    problems.push_back({"", 0,
+                        "the pattern engine failed its self-test (" + std::to_string(misses) +
+                            " sample lines missed, e.g. \"" + miss.substr(0, 80) +
+                            "\"); results may be incomplete. Rebuild against Intel Hyperscan "
+                            "(libhyperscan-dev) or a fixed Vectorscan; see docs/platform.md",
+                        true});
+  }
+}
 
 Diagnoser::~Diagnoser() = default;
 

@@ -24,6 +24,13 @@ bool ends_with_wildcard(const std::string& re) {
 std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
   std::vector<KbProblem> problems;
   auto matcher = KbMatcher::build(kb, problems);
+  std::string miss;
+  if (const std::size_t misses = matcher->engine_self_test(&miss); misses > 0) {
+    problems.push_back({"", 0,
+                        "the pattern engine loses matches inside large buffers (" + std::to_string(misses) +
+                            " sample lines, e.g. \"" + miss.substr(0, 80) + "\")",
+                        true});
+  }
 
   for (const auto& e : kb.entries()) {
     auto where = [&](std::string msg) { problems.push_back({e.source.file, e.source.line, "'" + e.id + "': " + msg, true}); };

@@ -168,6 +168,58 @@ std::vector<LineHit> KbMatcher::match_line(std::string_view line) const {
   return hits;
 }
 
+std::vector<LineHit> KbMatcher::match_line_reference(std::string_view line) const {
+  std::vector<LineHit> hits;
+  const std::string component = parse_line_info(line).module;
+  for (std::size_t id = 0; id < refs_.size(); ++id) confirm(id, line, component, hits);
+  dedupe_hits(hits);
+  return hits;
+}
+
+std::size_t KbMatcher::engine_self_test(std::string* first_miss) const {
+  std::vector<const std::string*> samples;
+  for (const auto& x : kb_.extractors()) {
+    for (const auto& s : x.samples_match) samples.push_back(&s);
+  }
+  for (const auto& e : kb_.entries()) {
+    for (const auto& s : e.samples_match) samples.push_back(&s);
+  }
+  // Each sample between filler lines of varying length, all in one buffer.
+  std::string buffer;
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sample
+  uint32_t rng = 12345;
+  for (const std::string* s : samples) {
+    rng = rng * 1103515245u + 12345u;
+    buffer.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
+    buffer.append((rng >> 16) % 97, 'f');
+    buffer += '\n';
+    spans.emplace_back(buffer.size(), buffer.size() + s->size());
+    buffer += *s;
+    buffer += '\n';
+  }
+  auto scratch = set_.make_scratch();
+  std::string error;
+  std::vector<std::pair<std::size_t, std::size_t>> in_buffer;  // (end, pattern)
+  set_.scan(buffer, scratch, [&](std::size_t id, std::size_t end) { in_buffer.emplace_back(end, id); }, error);
+  std::sort(in_buffer.begin(), in_buffer.end());
+  std::size_t misses = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    std::vector<std::size_t> alone;
+    set_.scan(*samples[i], scratch, [&](std::size_t id, std::size_t) { alone.push_back(id); }, error);
+    for (std::size_t id : alone) {
+      const bool found = std::any_of(std::lower_bound(in_buffer.begin(), in_buffer.end(), std::pair(spans[i].first, std::size_t{0})),
+                                     std::upper_bound(in_buffer.begin(), in_buffer.end(), std::pair(spans[i].second, refs_.size())),
+                                     [&](const auto& m) { return m.second == id; });
+      if (!found) {
+        if (misses == 0 && first_miss != nullptr) *first_miss = *samples[i];
+        ++misses;
+        break;
+      }
+    }
+  }
+  return misses;
+}
+
 void dedupe_hits(std::vector<LineHit>& hits) {
   std::stable_sort(hits.begin(), hits.end(), [](const LineHit& a, const LineHit& b) {
     return a.specificity > b.specificity;

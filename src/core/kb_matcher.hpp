@@ -42,6 +42,16 @@ class KbMatcher {
   // Everything recognised on one line (the whole pipeline, for lint and tests).
   std::vector<LineHit> match_line(std::string_view line) const;
 
+  // Everything recognised on one line by PCRE2 alone, without the multi-pattern engine:
+  // the reference the engine is checked against (slow; tests only).
+  std::vector<LineHit> match_line_reference(std::string_view line) const;
+
+  // Checks the multi-pattern engine against itself: every knowledge-base sample line is
+  // scanned alone and inside one large buffer of filler; a pattern reported alone but
+  // not in the buffer is a miss. Returns the number of misses (0 = the engine is sound).
+  // Some Vectorscan builds lose matches on some CPUs; this catches that at start-up.
+  std::size_t engine_self_test(std::string* first_miss = nullptr) const;
+
  private:
   struct PatternRef {
     const Entry* entry = nullptr;          // an entry's message pattern, or

@@ -40,10 +40,22 @@ std::string human_bytes(uint64_t b) {
 }
 
 void print_evidence(const Evidence& e, const Style& st, std::ostream& out) {
-  const std::string pad = "             ";
-  for (const auto& c : e.before) out << pad << st.dim(std::to_string(c.line) + "  " + c.text) << "\n";
-  out << "          " << st.bold("> " + std::to_string(e.line) + "  " + e.text) << "\n";
-  for (const auto& c : e.after) out << pad << st.dim(std::to_string(c.line) + "  " + c.text) << "\n";
+  // Right-align the line numbers so the text columns line up.
+  uint64_t last = e.line;
+  if (!e.after.empty()) last = e.after.back().line;
+  const std::size_t width = std::to_string(last).size();
+  auto num = [&](uint64_t n) {
+    std::string s = std::to_string(n);
+    return std::string(width - std::min(width, s.size()), ' ') + s;
+  };
+  for (const auto& c : e.before) out << "            " << st.dim(num(c.line) + "  " + c.text) << "\n";
+  out << "          " << st.bold("> " + num(e.line) + "  " + e.text) << "\n";
+  for (const auto& c : e.after) out << "            " << st.dim(num(c.line) + "  " + c.text) << "\n";
+  if (!e.captures.empty()) {
+    std::string caps;
+    for (const auto& [k, v] : e.captures) caps += (caps.empty() ? "" : ", ") + k + "=" + v;
+    out << "            " << st.cyan(caps) << "\n";
+  }
 }
 
 void print_root(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {

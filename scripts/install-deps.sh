@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs the Debian 12 packages npu-doctor needs to build and test. Run as root (or
+# with sudo available). Installs only what is missing, so it is cheap to run again.
+set -eu
+
+arch=$(dpkg --print-architecture)
+# The multi-pattern engine: Intel Hyperscan on x86-64; Vectorscan (its portable fork)
+# elsewhere, e.g. on aarch64 (Kunpeng). Debian 12's Vectorscan 5.4.9 loses matches on
+# some x86-64 CPUs (AVX-512), see docs/platform.md; npu-doctor checks its engine at
+# start-up either way.
+if [ "$arch" = amd64 ]; then
+  engine=libhyperscan-dev
+else
+  engine=libvectorscan-dev
+fi
+
+packages="build-essential cmake pkg-config $engine libpcre2-dev libarchive-dev libyaml-cpp-dev
+          nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev python3"
+
+missing=""
+for p in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+remove=""
+# The two engines conflict as packages; on x86-64 prefer Hyperscan.
+if [ "$engine" = libhyperscan-dev ] && dpkg-query -W -f='${Status}' libvectorscan5 2>/dev/null | grep -q "install ok installed"; then
+  remove="libvectorscan-dev- libvectorscan5-"
+fi
+$sudo apt-get update
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing $remove
