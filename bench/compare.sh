@@ -146,7 +146,7 @@ rss[seed_baseline.py]=$(median "${seed_rss[@]}")
 # ---- table --------------------------------------------------------------------------
 echo
 echo "npu-doctor compare: $mib MiB log ($bytes bytes), error rate $error_rate; $(nproc) cores, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1), $(uname -m); $(date -u +%Y-%m-%d)"
-echo "npu-doctor: $npu (exit $npu_rc: $summary); rg -c: $(cat "$work/rg.out" 2>/dev/null | grep . || echo 0) matching lines"
+echo "npu-doctor: $npu (exit $npu_rc: $summary); rg -c: $(grep . "$work/rg.out" 2>/dev/null || echo 0) matching lines"
 python3 - "$bytes" <<EOF
 import sys
 size = int(sys.argv[1]) / 1048576

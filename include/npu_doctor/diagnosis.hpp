@@ -39,7 +39,8 @@ class KbMatcher;
 class Diagnoser {
  public:
   // Compiles the knowledge base for scanning; problems with patterns go to `problems`.
-  Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems);
+  // `cache_dir`, when given, keeps the compiled pattern database between runs.
+  Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir = {});
   ~Diagnoser();
   Diagnoser(const Diagnoser&) = delete;
   Diagnoser& operator=(const Diagnoser&) = delete;

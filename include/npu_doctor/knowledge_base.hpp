@@ -109,7 +109,8 @@ class KnowledgeBase {
 
   // The entry that explains `code` seen in namespace `ns` on a line naming `component`
   // (may be empty). Precedence: an exact code; then a range or prefix that names the
-  // line's component; then any other range or prefix, the narrowest first.
+  // line's component; then any other range or prefix, the narrowest first. Namespace
+  // "name" looks up the symbolic name of a code entry (ACL_ERROR_RT_AICORE_EXCEPTION).
   std::optional<CodeResolution> resolve_code(std::string_view ns, std::string_view code,
                                              std::string_view component) const;
 
@@ -124,6 +125,7 @@ class KnowledgeBase {
   std::map<std::string, std::size_t, std::less<>> by_id_;
   std::map<std::string, std::size_t, std::less<>> by_code_;  // "<ns>:<code>" -> entry index
   std::map<std::string, std::vector<std::size_t>, std::less<>> fallbacks_;  // ns -> range/prefix entries
+  std::map<std::string, std::size_t, std::less<>> by_name_;  // symbolic name of a code entry -> index
 };
 
 // A problem found while loading or linting knowledge-base files.
@@ -136,6 +138,7 @@ struct KbProblem {
 
 struct KbLoadOptions {
   bool embedded = true;                  // include the knowledge base built into the binary
+  std::vector<std::string> builtin_paths;  // .yaml files loaded as shipped files (the build's kbc)
   std::vector<std::string> user_paths;   // directories or files (*.yaml) that add or override
 };
 

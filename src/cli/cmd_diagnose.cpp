@@ -22,7 +22,7 @@ struct DiagnoseArgs {
 int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   auto kb = load_kb(g, std::cerr);
   std::vector<KbProblem> problems;
-  Diagnoser diagnoser(*kb, problems);
+  Diagnoser diagnoser(*kb, problems, cache_dir());
   for (const auto& p : problems) print_problem(p, std::cerr);
 
   DiagnoseOptions opts;

@@ -59,6 +59,17 @@ RenderOptions render_options(const GlobalOptions& g, bool to_terminal) {
   return o;
 }
 
+std::string cache_dir() {
+  if (const char* dir = std::getenv("NPU_DOCTOR_CACHE_DIR"); dir != nullptr) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+    return std::string(xdg) + "/npu-doctor";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::string(home) + "/.cache/npu-doctor";
+  }
+  return {};
+}
+
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err) {
   if (path.empty() || path == "-") {
     write(std::cout);

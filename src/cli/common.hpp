@@ -27,6 +27,10 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal);
 
+// Where compiled pattern databases are kept: $NPU_DOCTOR_CACHE_DIR (empty: no cache),
+// else $XDG_CACHE_HOME/npu-doctor, else ~/.cache/npu-doctor.
+std::string cache_dir();
+
 // "npu-doctor: file:line: error: message" (or without the location when there is none).
 void print_problem(const KbProblem& p, std::ostream& err);
 

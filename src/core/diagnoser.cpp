@@ -18,8 +18,8 @@ bool DiagnosisReport::any_input_scanned() const {
   });
 }
 
-Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems)
-    : kb_(kb), matcher_(KbMatcher::build(kb, problems)) {
+Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir)
+    : kb_(kb), matcher_(KbMatcher::build(kb, problems, cache_dir)) {
   std::string miss;
   if (const std::size_t misses = matcher_->engine_self_test(&miss); misses > 0) {
     problems.push_back({"", 0,

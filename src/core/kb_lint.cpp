@@ -58,6 +58,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
   std::set<std::string> extracted;
   for (const auto& x : kb.extractors()) {
     extracted.insert(x.code_namespace);
+    if (x.code_namespace == "name") continue;  // names resolve to entries of any namespace
     if (x.decode == "hccl_errno") extracted.insert("hccl");
     if (x.decode == "driver_ret") extracted.insert("inner");
     if (x.decode == "runtime_hex") {

@@ -12,6 +12,7 @@
 
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
+#include "kb_snapshot.hpp"
 #include "regex.hpp"
 
 namespace npu_doctor {
@@ -29,7 +30,7 @@ constexpr std::array kLayers = {
 constexpr std::array kNamespaces = {
     std::string_view("acl"),   std::string_view("ecode"), std::string_view("pta"),
     std::string_view("hccl"),  std::string_view("ts"),    std::string_view("inner"),
-    std::string_view("event"), std::string_view("aicore"), std::string_view("drv"),
+    std::string_view("event"), std::string_view("aicore"), std::string_view("drv"), std::string_view("name"),
 };
 
 constexpr std::array kDecoders = {std::string_view(""), std::string_view("hccl_errno"),
@@ -469,9 +470,24 @@ void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::s
 KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbProblem>& problems) {
   std::vector<Entry> entries;
   std::vector<Extractor> extractors;
+  std::string base_version;
+
+  if (options.embedded) {
+    for (const auto& f : embedded_knowledge_base()) {
+      auto snapshot = read_kb_snapshot(f.content);
+      if (!snapshot) {
+        problems.push_back({std::string(f.name), 0, "the built-in knowledge base is damaged; rebuild npu-doctor", true});
+        continue;
+      }
+      entries = snapshot->entries();
+      extractors = snapshot->extractors();
+      base_version = snapshot->version();
+    }
+  }
   std::map<std::string, std::size_t> entry_index;
   std::map<std::string, std::size_t> extractor_index;
-  uint64_t hash = 1469598103934665603ULL;
+  for (std::size_t i = 0; i < entries.size(); ++i) entry_index.emplace(entries[i].id, i);
+  for (std::size_t i = 0; i < extractors.size(); ++i) extractor_index.emplace(extractors[i].id, i);
 
   auto add = [&](std::string_view name, std::string_view content, bool user) {
     KbFile f = parse_kb_file(name, content, user, problems);
@@ -501,15 +517,18 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     }
   };
 
-  if (options.embedded) {
-    for (const auto& f : embedded_knowledge_base()) {
-      hash = fnv1a(hash, f.content);
-      add(f.name, f.content, false);
-    }
+  uint64_t hash = 1469598103934665603ULL;
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& p : options.builtin_paths) read_user_path(p, files, problems);
+  for (auto& [name, content] : files) {
+    hash = fnv1a(hash, content);
+    // Shipped files are named as in the source tree: "kb/seed.yaml".
+    add("kb/" + std::filesystem::path(name).filename().string(), content, false);
   }
-  std::vector<std::pair<std::string, std::string>> user_files;
-  for (const auto& p : options.user_paths) read_user_path(p, user_files, problems);
-  for (const auto& [name, content] : user_files) {
+  const std::size_t builtin_files = files.size();
+  files.clear();
+  for (const auto& p : options.user_paths) read_user_path(p, files, problems);
+  for (const auto& [name, content] : files) {
     hash = fnv1a(hash, content);
     add(name, content, true);
   }
@@ -536,9 +555,13 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
       }
     }
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
-  return KnowledgeBase(std::move(entries), std::move(extractors), std::string("kb-") + std::string(buf, 8));
+  std::string version = base_version;
+  if (builtin_files + files.size() > 0) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+    version = (base_version.empty() ? "kb-" : base_version + "+") + std::string(buf, 8);
+  }
+  return KnowledgeBase(std::move(entries), std::move(extractors), std::move(version));
 }
 
 }  // namespace npu_doctor

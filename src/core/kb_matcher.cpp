@@ -64,7 +64,8 @@ constexpr int kMaxCodesPerLine = 64;
 
 }  // namespace
 
-std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector<KbProblem>& problems) {
+std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
+                                            const std::string& cache_dir) {
   std::unique_ptr<KbMatcher> m(new KbMatcher(kb));
   auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const SourceRef& where) {
     std::string err;
@@ -85,7 +86,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     specs.reserve(m->refs_.size());
     for (const auto& r : m->refs_) specs.push_back({r.pattern.regex, r.pattern.ignore_case});
     PatternSet::CompileError error;
-    if (auto set = PatternSet::compile(specs, error)) {
+    if (auto set = PatternSet::compile(specs, error, cache_dir)) {
       m->set_ = std::move(*set);
       break;
     }
@@ -146,7 +147,8 @@ void KbMatcher::confirm_extractor(const PatternRef& ref, std::string_view line, 
     if (!res) continue;
     LineHit hit;
     hit.entry = res->entry;
-    hit.code = normalize_code(code);
+    // A symbolic name stands for the entry's own code (ACL_ERROR_RT_MEMORY_ALLOCATION -> 207001).
+    hit.code = ns == "name" && !res->entry->codes.empty() ? res->entry->codes.front() : normalize_code(code);
     hit.specificity = res->specificity;
     hit.begin = m->begin;
     hit.end = m->end;

@@ -27,8 +27,10 @@ struct LineHit {
 class KbMatcher {
  public:
   // Compiles the patterns of `kb`. A pattern the engine rejects is reported in
-  // `problems` and left out; everything else still works.
-  static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems);
+  // `problems` and left out; everything else still works. `cache_dir` (optional) keeps
+  // compiled databases between runs (see PatternSet::compile).
+  static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
+                                          const std::string& cache_dir = {});
 
   const KnowledgeBase& kb() const { return kb_; }
   const PatternSet& patterns() const { return set_; }

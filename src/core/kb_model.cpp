@@ -85,6 +85,7 @@ KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> 
     if (!entries_[i].ranges.empty() || !entries_[i].prefixes.empty()) {
       fallbacks_[entries_[i].code_namespace].push_back(i);
     }
+    if (!entries_[i].name.empty() && !entries_[i].codes.empty()) by_name_.emplace(entries_[i].name, i);
   }
 }
 
@@ -95,6 +96,11 @@ const Entry* KnowledgeBase::find_id(std::string_view id) const {
 
 std::optional<CodeResolution> KnowledgeBase::resolve_code(std::string_view ns, std::string_view code,
                                                           std::string_view component) const {
+  if (ns == "name") {  // a symbolic name such as ACL_ERROR_RT_AICORE_EXCEPTION
+    auto it = by_name_.find(code);
+    if (it == by_name_.end()) return std::nullopt;
+    return CodeResolution{&entries_[it->second], Specificity::exact_code};
+  }
   const std::string norm = normalize_code(code);
   if (auto it = by_code_.find(code_key(ns, norm)); it != by_code_.end()) {
     return CodeResolution{&entries_[it->second], Specificity::exact_code};

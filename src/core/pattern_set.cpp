@@ -1,6 +1,14 @@
 #include "pattern_set.hpp"
 
 #include <hs/hs.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace npu_doctor {
 
@@ -17,17 +25,95 @@ PatternSet::Scratch::~Scratch() {
   if (scratch_ != nullptr) hs_free_scratch(scratch_);
 }
 
-std::optional<PatternSet> PatternSet::compile(const std::vector<Spec>& specs, CompileError& error) {
+namespace {
+
+unsigned flags_of(const PatternSet::Spec& spec) {
+  // MULTILINE: ^ and $ work per line although a whole block is scanned at once.
+  return HS_FLAG_MULTILINE | (spec.ignore_case ? HS_FLAG_CASELESS : 0u);
+}
+
+std::shared_ptr<hs_database> own(hs_database_t* db) {
+  return std::shared_ptr<hs_database>(db, [](hs_database* d) { hs_free_database(d); });
+}
+
+// The cache file name: a hash of the patterns, their flags, the engine and the CPU.
+std::string cache_file(const std::vector<PatternSet::Spec>& specs, const std::string& dir) {
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](std::string_view s) {
+    for (char c : s) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ULL;
+    }
+  };
+  for (const auto& s : specs) {
+    mix(s.regex);
+    mix(std::to_string(flags_of(s)));
+    mix("\n");
+  }
+  mix(hs_version());
+  hs_platform_info_t platform{};
+  if (hs_populate_platform(&platform) == HS_SUCCESS) {
+    mix(std::to_string(platform.tune) + "/" + std::to_string(platform.cpu_features));
+  }
+  char name[40];
+  std::snprintf(name, sizeof name, "hs-%016llx.db", static_cast<unsigned long long>(h));
+  return dir + "/" + name;
+}
+
+std::shared_ptr<hs_database> load_cached(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string bytes = ss.str();
+  hs_database_t* db = nullptr;
+  if (hs_deserialize_database(bytes.data(), bytes.size(), &db) != HS_SUCCESS) return nullptr;
+  auto owned = own(db);
+  // A database for another CPU fails here; then it is compiled again.
+  hs_scratch_t* scratch = nullptr;
+  if (hs_alloc_scratch(db, &scratch) != HS_SUCCESS) return nullptr;
+  hs_free_scratch(scratch);
+  return owned;
+}
+
+void store_cached(const std::string& dir, const std::string& path, hs_database_t* db) {
+  char* bytes = nullptr;
+  std::size_t length = 0;
+  if (hs_serialize_database(db, &bytes, &length) != HS_SUCCESS) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);  // failure only means no cache
+  ::chmod(dir.c_str(), 0700);
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes, static_cast<std::streamsize>(length));
+    if (!out) std::remove(tmp.c_str());
+  }
+  std::free(bytes);
+  std::rename(tmp.c_str(), path.c_str());
+}
+
+}  // namespace
+
+std::optional<PatternSet> PatternSet::compile(const std::vector<Spec>& specs, CompileError& error,
+                                              const std::string& cache_dir) {
   PatternSet set;
   set.size_ = specs.size();
   if (specs.empty()) return set;
+  const std::string cached = cache_dir.empty() ? std::string() : cache_file(specs, cache_dir);
+  if (!cached.empty()) {
+    if (auto db = load_cached(cached)) {
+      set.db_ = std::move(db);
+      set.from_cache_ = true;
+      return set;
+    }
+  }
   std::vector<const char*> exprs;
   std::vector<unsigned> flags;
   std::vector<unsigned> ids;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     exprs.push_back(specs[i].regex.c_str());
-    // MULTILINE: ^ and $ work per line although a whole block is scanned at once.
-    flags.push_back(HS_FLAG_MULTILINE | (specs[i].ignore_case ? HS_FLAG_CASELESS : 0u));
+    flags.push_back(flags_of(specs[i]));
     ids.push_back(static_cast<unsigned>(i));
   }
   hs_database_t* db = nullptr;
@@ -39,7 +125,8 @@ std::optional<PatternSet> PatternSet::compile(const std::vector<Spec>& specs, Co
     hs_free_compile_error(err);
     return std::nullopt;
   }
-  set.db_ = std::shared_ptr<hs_database>(db, [](hs_database* d) { hs_free_database(d); });
+  set.db_ = own(db);
+  if (!cached.empty()) store_cached(cache_dir, cached, db);
   return set;
 }
 

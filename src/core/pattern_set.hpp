@@ -44,7 +44,12 @@ class PatternSet {
 
   PatternSet() = default;
   // Compiles all specs; on failure returns the index of the first bad pattern.
-  static std::optional<PatternSet> compile(const std::vector<Spec>& specs, CompileError& error);
+  // With a `cache_dir`, a database compiled earlier for the same patterns, engine
+  // version and CPU is loaded from there in milliseconds instead (compiling a full
+  // knowledge base takes a few hundred), and a new one is stored for next time.
+  static std::optional<PatternSet> compile(const std::vector<Spec>& specs, CompileError& error,
+                                           const std::string& cache_dir = {});
+  bool loaded_from_cache() const { return from_cache_; }
 
   std::size_t size() const { return size_; }
   Scratch make_scratch() const;
@@ -54,6 +59,7 @@ class PatternSet {
  private:
   std::shared_ptr<hs_database> db_;
   std::size_t size_ = 0;
+  bool from_cache_ = false;
 };
 
 }  // namespace npu_doctor

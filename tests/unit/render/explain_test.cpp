@@ -36,7 +36,7 @@ TEST(Explain, TextPrintsTheWholeEntry) {
   EXPECT_NE(s.find("seed.atc-error-op-not-support"), std::string::npos);
   EXPECT_NE(s.find("seed table  ATC_ERROR_OP_NOT_SUPPORT | 300000-309999 | 300001"), std::string::npos);
   EXPECT_NE(s.find("1. read op_not_support.log"), std::string::npos);
-  EXPECT_NE(s.find("defined in  seed.yaml:"), std::string::npos);
+  EXPECT_NE(s.find("defined in  kb/seed.yaml:"), std::string::npos);
 }
 
 TEST(Explain, Json) {

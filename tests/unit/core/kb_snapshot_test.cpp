@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include "kb_snapshot.hpp"
+#include "pattern_set.hpp"
+#include "support/test_support.hpp"
+
+namespace npu_doctor {
+namespace {
+
+TEST(KbSnapshot, RoundTripKeepsEveryField) {
+  const KnowledgeBase& kb = testing::builtin_kb();
+  const auto again = read_kb_snapshot(write_kb_snapshot(kb));
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->entries().size(), kb.entries().size());
+  ASSERT_EQ(again->extractors().size(), kb.extractors().size());
+  EXPECT_EQ(again->version(), kb.version());
+  for (std::size_t i = 0; i < kb.entries().size(); ++i) {
+    const Entry& a = kb.entries()[i];
+    const Entry& b = again->entries()[i];
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.codes, b.codes);
+    EXPECT_EQ(a.category, b.category);
+    EXPECT_EQ(a.role, b.role);
+    EXPECT_EQ(a.severity, b.severity);
+    EXPECT_EQ(a.symptom_of, b.symptom_of);
+    EXPECT_EQ(a.priority, b.priority);
+    EXPECT_EQ(a.title.zh, b.title.zh);
+    EXPECT_EQ(a.remedies.size(), b.remedies.size());
+    EXPECT_EQ(a.patterns.size(), b.patterns.size());
+    EXPECT_EQ(a.seed.has_value(), b.seed.has_value());
+    EXPECT_EQ(a.source.file, b.source.file);
+    EXPECT_EQ(a.source.line, b.source.line);
+  }
+  const Entry* seed = again->find_id("seed.hccl-error-timeout");
+  ASSERT_NE(seed, nullptr);
+  EXPECT_EQ(seed->ranges.at(0).lo, 200000);
+  EXPECT_EQ(seed->seed->remedy, "raise HCCL_CONNECT_TIMEOUT / check the NIC's physical links");
+}
+
+TEST(KbSnapshot, DamagedSnapshotsAreRefused) {
+  const std::string good = write_kb_snapshot(testing::builtin_kb());
+  EXPECT_FALSE(read_kb_snapshot(good.substr(0, good.size() / 2)));
+  EXPECT_FALSE(read_kb_snapshot(""));
+  EXPECT_FALSE(read_kb_snapshot("NOT A SNAPSHOT"));
+  std::string extended = good + "x";
+  EXPECT_FALSE(read_kb_snapshot(extended));
+}
+
+TEST(PatternSetCache, StoresReusesAndSurvivesCorruption) {
+  testing::TempDir dir;
+  const std::string cache = (dir.path() / "cache").string();
+  std::vector<PatternSet::Spec> specs = {{"BOOM", false}, {"bang (?<n>\\d+)", true}};
+  PatternSet::CompileError error;
+  auto first = PatternSet::compile(specs, error, cache);
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(first->loaded_from_cache());
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(cache)) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+
+  auto second = PatternSet::compile(specs, error, cache);
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(second->loaded_from_cache());
+  auto scratch = second->make_scratch();
+  std::vector<std::size_t> hits;
+  std::string err;
+  second->scan("x BANG 7 BOOM\n", scratch, [&](std::size_t id, std::size_t) { hits.push_back(id); }, err);
+  EXPECT_EQ(hits.size(), 2u);
+
+  // Other patterns get another file; a damaged file is compiled again, not trusted.
+  auto other = PatternSet::compile({{"OTHER", false}}, error, cache);
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(other->loaded_from_cache());
+  dir.write("cache/" + files[0].filename().string(), "garbage");
+  auto third = PatternSet::compile(specs, error, cache);
+  ASSERT_TRUE(third);
+  EXPECT_FALSE(third->loaded_from_cache());
+}
+
+}  // namespace
+}  // namespace npu_doctor
