@@ -39,6 +39,10 @@ struct Finding {
   Specificity specificity = Specificity::message;
   uint64_t count = 0;              // occurrences in all inputs
   std::vector<Evidence> evidence;  // the first few occurrences, in input order
+  // True while every occurrence was on a line its program logged at INFO, DEBUG or
+  // WARNING level: the program carried on, so the finding is at most a warning
+  // ("Failed to import vllm._C: No module named ..." in a healthy vLLM log).
+  bool only_on_low_level_lines = true;
 
   // Set by the root-cause analysis.
   Role effective_role = Role::cause;  // the entry's role after cause/symptom reasoning
@@ -46,6 +50,10 @@ struct Finding {
 
   const Evidence& first() const { return evidence.front(); }
 };
+
+// The entry's severity, capped at warning when every occurrence was on a low-level line
+// (unless the entry is `any_level`).
+Severity effective_severity(const Finding& f);
 
 // Identity of a finding inside a report: "<entry id>" or "<entry id>#<code>" when a
 // family entry (a code range) was matched by a concrete code.

@@ -62,6 +62,7 @@ struct Entry {
   std::vector<Category> symptom_of;       // a symptom when a cause of these categories is present
   std::vector<std::string> explains;      // entry ids this hint or cause explains
   int priority = 0;                       // tie-break among equally specific findings
+  bool any_level = false;                 // keep the severity on INFO/WARNING lines too
   std::vector<MatchPattern> patterns;     // message patterns (any of them matches)
   LocalizedText title;
   LocalizedText cause;

@@ -14,7 +14,11 @@ struct Timestamp {
   std::string text;       // as written in the line
 };
 
+// The level the program that wrote the line gave it, when the line says.
+enum class LineLevel { unknown, debug, info, warning, error };
+
 struct LineInfo {
+  LineLevel level = LineLevel::unknown;
   std::optional<Timestamp> time;
   std::string module;          // plog module ("HCCL", "RUNTIME"...) or empty
   std::optional<long> pid;
@@ -23,6 +27,10 @@ struct LineInfo {
 };
 
 LineInfo parse_line_info(std::string_view line);
+
+// The level written on the line: plog "[WARNING]", glog/c10 "[W1230 ...", "[W file.cc:12]",
+// Python logging "WARNING 03-19 ...", "UserWarning:"...; unknown when it says none.
+LineLevel find_level(std::string_view line);
 
 // The first time stamp in `line`, in any of the formats above.
 std::optional<Timestamp> find_timestamp(std::string_view line);

@@ -7,7 +7,13 @@ std::string finding_key(const Finding& f) {
   return f.entry->id;
 }
 
-std::optional<FindingCollector::Slot> FindingCollector::record(const LineHit& hit) {
+Severity effective_severity(const Finding& f) {
+  const Severity s = f.entry->severity;
+  if (s >= Severity::error && f.only_on_low_level_lines && !f.entry->any_level) return Severity::warning;
+  return s;
+}
+
+std::optional<FindingCollector::Slot> FindingCollector::record(const LineHit& hit, LineLevel level) {
   Finding probe;
   probe.entry = hit.entry;
   probe.code = hit.code;
@@ -19,6 +25,7 @@ std::optional<FindingCollector::Slot> FindingCollector::record(const LineHit& hi
   }
   Finding& f = findings_[it->second];
   ++f.count;
+  if (level == LineLevel::unknown || level == LineLevel::error) f.only_on_low_level_lines = false;
   if (f.evidence.size() >= max_evidence_) return std::nullopt;
   f.evidence.emplace_back();
   return Slot{it->second, f.evidence.size() - 1};
@@ -39,6 +46,7 @@ void FindingCollector::merge(FindingCollector&& later) {
     }
     Finding& mine = findings_[it->second];
     mine.count += f.count;
+    mine.only_on_low_level_lines = mine.only_on_low_level_lines && f.only_on_low_level_lines;
     for (auto& e : f.evidence) {
       if (mine.evidence.size() >= max_evidence_) break;
       mine.evidence.push_back(std::move(e));

@@ -23,8 +23,9 @@ class FindingCollector {
 
   explicit FindingCollector(std::size_t max_evidence) : max_evidence_(max_evidence) {}
 
-  // Counts one occurrence; returns where to store its evidence if it is to be kept.
-  std::optional<Slot> record(const LineHit& hit);
+  // Counts one occurrence on a line of `level`; returns where to store its evidence if
+  // it is to be kept.
+  std::optional<Slot> record(const LineHit& hit, LineLevel level = LineLevel::unknown);
   Evidence& evidence(Slot s) { return findings_[s.finding].evidence[s.evidence]; }
 
   // Shifts every evidence's input index (when this collector's inputs are appended to a report).

@@ -214,7 +214,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
-                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "match",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed"},
                "an entry");
   bool ok = true;
@@ -288,6 +288,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
       fail(n["priority"], "priority must be a whole number");
     }
   }
+  if (n["any_level"].IsDefined()) e.any_level = n["any_level"].as<bool>(false);
   bool ignore_case = d.ignore_case;
   if (n["ignore_case"].IsDefined()) ignore_case = n["ignore_case"].as<bool>(false);
   e.patterns = r.patterns(n["match"], ignore_case);

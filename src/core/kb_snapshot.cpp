@@ -8,7 +8,7 @@
 namespace npu_doctor {
 namespace {
 
-constexpr std::string_view kMagic = "NPUDKB02";
+constexpr std::string_view kMagic = "NPUDKB03";
 
 class Writer {
  public:
@@ -148,6 +148,7 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
     for (auto c : e.symptom_of) w.u32(static_cast<uint32_t>(c));
     w.strs(e.explains);
     w.i64(e.priority);
+    w.u32(e.any_level ? 1 : 0);
     w.u32(static_cast<uint32_t>(e.patterns.size()));
     for (const auto& p : e.patterns) write_pattern(w, p);
     w.text(e.title);
@@ -209,6 +210,7 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data) {
     for (auto& c : e.symptom_of) c = static_cast<Category>(r.u32() % kCategories);
     e.explains = r.strs();
     e.priority = static_cast<int>(r.i64());
+    e.any_level = r.u32() != 0;
     e.patterns.resize(r.count());
     for (auto& p : e.patterns) p = read_pattern(r);
     e.title = r.text();

@@ -168,6 +168,51 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
 
 }  // namespace
 
+LineLevel find_level(std::string_view line) {
+  const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 160));
+  // glog / c10 / torch_npu: "[W1230 06:28:14..." or "[W compiler_depend.ts:487]" (possibly after "[rank3]:").
+  for (std::size_t p = head.find('['); p != std::string_view::npos && p + 2 < head.size(); p = head.find('[', p + 1)) {
+    const char c = head[p + 1];
+    const char next = head[p + 2];
+    if ((next == ' ' || is_digit(next)) && (c == 'W' || c == 'E' || c == 'I' || c == 'F')) {
+      if (c == 'W') return LineLevel::warning;
+      if (c == 'I') return LineLevel::info;
+      return LineLevel::error;
+    }
+  }
+  // plog "[ERROR]" and Python logging / vLLM words near the start of the line.
+  struct Word {
+    std::string_view text;
+    LineLevel level;
+  };
+  static constexpr Word kWords[] = {
+      {"[ERROR]", LineLevel::error},   {"[WARNING]", LineLevel::warning}, {"[WARN]", LineLevel::warning},
+      {"[INFO]", LineLevel::info},     {"[DEBUG]", LineLevel::debug},     {"[TRACE]", LineLevel::debug},
+      {"[EVENT]", LineLevel::info},    {"ERROR ", LineLevel::error},      {"WARNING ", LineLevel::warning},
+      {"INFO ", LineLevel::info},      {"DEBUG ", LineLevel::debug},      {"| ERROR", LineLevel::error},
+      {"| WARNING", LineLevel::warning}, {"| INFO", LineLevel::info},     {"- ERROR -", LineLevel::error},
+      {"- WARNING -", LineLevel::warning}, {"- INFO -", LineLevel::info},
+  };
+  std::size_t best = std::string_view::npos;
+  LineLevel level = LineLevel::unknown;
+  for (const auto& w : kWords) {
+    const auto p = head.find(w.text);
+    if (p == std::string_view::npos || p >= best) continue;
+    // A bare word must start the line or follow a space / closing bracket ("(pid=1) WARNING ").
+    if (w.text.front() != '[' && w.text.front() != '|' && w.text.front() != '-' && p > 0 &&
+        head[p - 1] != ' ' && head[p - 1] != ')' && head[p - 1] != ']') {
+      continue;
+    }
+    best = p;
+    level = w.level;
+  }
+  if (level != LineLevel::unknown) return level;
+  for (std::string_view w : {"UserWarning:", "FutureWarning:", "DeprecationWarning:", "RuntimeWarning:", "Warning: "}) {
+    if (head.find(w) != std::string_view::npos) return LineLevel::warning;
+  }
+  return LineLevel::unknown;
+}
+
 std::optional<Timestamp> find_timestamp(std::string_view line) {
   const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 512));
   std::optional<Timestamp> yearless;
@@ -181,6 +226,7 @@ std::optional<Timestamp> find_timestamp(std::string_view line) {
 
 LineInfo parse_line_info(std::string_view line) {
   LineInfo info;
+  info.level = find_level(line);
   info.time = find_timestamp(line);
   info.module = plog_module(line, info.pid);
   if (!info.pid) info.pid = number_after(line, "(PID:");

@@ -220,7 +220,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   dedupe_hits(hits_);
 
   for (const LineHit& hit : hits_) {
-    auto slot = out.record(hit);
+    auto slot = out.record(hit, info.level);
     if (!slot) continue;
     Evidence& ev = out.evidence(*slot);
     ev.input = st.input;

@@ -40,7 +40,7 @@ json finding_json(const Finding& f, Lang lang) {
   j["layer"] = e.layer;
   j["code"] = f.code.empty() ? json(nullptr) : json(f.code);
   if (!e.name.empty()) j["name"] = e.name;
-  j["severity"] = to_string(e.severity);
+  j["severity"] = to_string(effective_severity(f));
   j["role"] = to_string(f.effective_role);
   j["title"] = e.title.get(lang);
   j["cause"] = e.cause.get(lang);

@@ -91,7 +91,7 @@ std::string role_mark(const Finding& f, Lang lang) {
     case Role::hint: return std::string(ui::get(Text::hint, lang));
     case Role::cause: break;
   }
-  return std::string(to_string(f.entry->severity));
+  return std::string(to_string(effective_severity(f)));
 }
 
 void print_others(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {

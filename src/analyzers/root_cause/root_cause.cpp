@@ -10,7 +10,7 @@ namespace {
 constexpr uint64_t kBlockLines = 50;
 constexpr int64_t kBlockMicros = 5'000'000;
 
-bool eligible(const Finding& f) { return f.entry->severity >= Severity::error; }
+bool eligible(const Finding& f) { return effective_severity(f) >= Severity::error; }
 
 int role_rank(Role r) {
   switch (r) {

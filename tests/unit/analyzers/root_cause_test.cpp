@@ -23,11 +23,12 @@ class RootCause : public ::testing::Test {
     return &entries_.back();
   }
   void add(const Entry* e, Specificity spec, uint64_t line, std::size_t input = 0,
-           std::optional<int64_t> time_s = std::nullopt) {
+           std::optional<int64_t> time_s = std::nullopt, bool low_level_only = false) {
     Finding f;
     f.entry = e;
     f.specificity = spec;
     f.count = 1;
+    f.only_on_low_level_lines = low_level_only;
     Evidence ev;
     ev.input = input;
     ev.path = "in" + std::to_string(input);
@@ -145,6 +146,16 @@ TEST_F(RootCause, TimeStampsOrderFindingsAcrossInputs) {
   add(entry("early", Category::aicore_exception), Specificity::exact_code, 50, /*input=*/1, /*time=*/100);
   EXPECT_EQ(root(), "early");
   EXPECT_TRUE(occurs_before(findings_[1], findings_[0]));
+}
+
+TEST_F(RootCause, ErrorsLoggedOnlyAsWarningsAreNotRootCauses) {
+  // "WARNING ... Failed to import from vllm._C: No module named 'vllm._C'" in a healthy log.
+  add(entry("module-missing", Category::install_version_mismatch), Specificity::message, 3, 0, std::nullopt, true);
+  EXPECT_EQ(root(), "none");
+  EXPECT_EQ(effective_severity(findings_[0]), Severity::warning);
+  Entry* e = &entries_.back();
+  e->any_level = true;  // entries whose producers log real failures at INFO keep their severity
+  EXPECT_EQ(root(), "module-missing");
 }
 
 TEST_F(RootCause, SymptomOnlyLogsStillGetARootCause) {

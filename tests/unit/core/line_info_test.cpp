@@ -56,6 +56,23 @@ TEST(LineInfo, OtherTimestampFormats) {
   EXPECT_FALSE(find_timestamp("2024-13-45-99:99:99"));  // not a date
 }
 
+TEST(LineInfo, LogLevels) {
+  EXPECT_EQ(find_level("[ERROR] HCCL(1,python):2024-01-01-00:00:00.000.000 x"), LineLevel::error);
+  EXPECT_EQ(find_level("[INFO] ATRACE(860,):2025-12-31-07:47:21.427.775 watchdog"), LineLevel::info);
+  EXPECT_EQ(find_level("[W1230 06:28:14.530030670 compiler_depend.ts:527] Warning: NPU warning, error code is 507014"),
+            LineLevel::warning);
+  EXPECT_EQ(find_level("[W compiler_depend.ts:487] Warning: NPU warning, error code is 507048"), LineLevel::warning);
+  EXPECT_EQ(find_level("[rank11]:[E313 06:55:06.502205450 compiler_depend.ts:1795] To avoid data inconsistency"),
+            LineLevel::error);
+  EXPECT_EQ(find_level("(VllmWorker rank=0 pid=123) WARNING 03-19 08:12:02 [x.py:1] Failed to import"), LineLevel::warning);
+  EXPECT_EQ(find_level("ERROR 08-26 03:01:18 [engine.py:458] halGetDeviceInfo failed"), LineLevel::error);
+  EXPECT_EQ(find_level("2025-04-16 13:15:44.054 | ERROR    | magic_pdf.tools.cli:parse_doc:134 - x"), LineLevel::error);
+  EXPECT_EQ(find_level("/x/path_manager.py:82: UserWarning: Warning: The path owner does not match"), LineLevel::warning);
+  EXPECT_EQ(find_level("EI0002: [PID: 1] 2024-11-28-11:59:30.645.648 The wait execution"), LineLevel::unknown);
+  EXPECT_EQ(find_level("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"), LineLevel::unknown);
+  EXPECT_EQ(find_level("the INFORMATION is in RuntimeError: x"), LineLevel::unknown);
+}
+
 TEST(LineInfo, FractionsAreMicroseconds) {
   const auto a = find_timestamp("2024-01-01-00:00:00.001.002");
   const auto b = find_timestamp("2024-01-01 00:00:00.001002");

@@ -66,6 +66,21 @@ TEST(RenderJson, HealthyLogHasNoRootCauseButKeepsWarnings) {
   EXPECT_TRUE(fallback);
 }
 
+TEST(RenderJson, WarningsOfAHealthyVllmLogNameNoRootCause) {
+  // vLLM-Ascend logs optional-import failures and missing CUDA libraries as WARNINGs.
+  const auto r = diagnose("healthy_vllm_ascend.log");
+  std::ostringstream out;
+  render_diagnosis_json(r, RenderOptions{}, out);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_TRUE(j["root_cause"].is_null()) << j["root_cause"].dump();
+  bool module_missing = false;
+  for (const auto& f : j["findings"]) {
+    EXPECT_NE(f["severity"], "error") << f["rule"];
+    module_missing |= f["rule"] == "install.python-module-missing";
+  }
+  EXPECT_TRUE(module_missing) << "still reported, as a warning";
+}
+
 TEST(RenderJson, SymptomsPointAtTheRootCause) {
   const auto r = diagnose("notify_timeout_after_aicore.log");
   std::ostringstream out;
