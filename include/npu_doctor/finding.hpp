@@ -55,6 +55,11 @@ struct Finding {
 // (unless the entry is `any_level`).
 Severity effective_severity(const Finding& f);
 
+// A finding raised by an analysis (check, mem ...) rather than matched in a log: the
+// entry gives category, texts and remedies; `evidence` says what was read where
+// (a file and line, or a command's output).
+Finding make_finding(const Entry& entry, Evidence evidence, std::string code = {});
+
 // Identity of a finding inside a report: "<entry id>" or "<entry id>#<code>" when a
 // family entry (a code range) was matched by a concrete code.
 std::string finding_key(const Finding& f);

@@ -63,6 +63,7 @@ struct Entry {
   std::vector<std::string> explains;      // entry ids this hint or cause explains
   int priority = 0;                       // tie-break among equally specific findings
   bool any_level = false;                 // keep the severity on INFO/WARNING lines too
+  bool matches_logs = true;               // false: raised by an analysis (check, mem...) by id
   std::vector<MatchPattern> patterns;     // message patterns (any of them matches)
   LocalizedText title;
   LocalizedText cause;

@@ -7,6 +7,17 @@ std::string finding_key(const Finding& f) {
   return f.entry->id;
 }
 
+Finding make_finding(const Entry& entry, Evidence evidence, std::string code) {
+  Finding f;
+  f.entry = &entry;
+  f.code = code.empty() && !entry.codes.empty() ? entry.codes.front() : std::move(code);
+  f.specificity = Specificity::message;
+  f.count = 1;
+  f.only_on_low_level_lines = false;
+  f.evidence.push_back(std::move(evidence));
+  return f;
+}
+
 Severity effective_severity(const Finding& f) {
   const Severity s = f.entry->severity;
   if (s >= Severity::error && f.only_on_low_level_lines && !f.entry->any_level) return Severity::warning;

@@ -214,7 +214,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
-                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "match",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed"},
                "an entry");
   bool ok = true;
@@ -289,12 +289,17 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   if (n["any_level"].IsDefined()) e.any_level = n["any_level"].as<bool>(false);
+  if (n["matches_logs"].IsDefined()) e.matches_logs = n["matches_logs"].as<bool>(true);
   bool ignore_case = d.ignore_case;
   if (n["ignore_case"].IsDefined()) ignore_case = n["ignore_case"].as<bool>(false);
   e.patterns = r.patterns(n["match"], ignore_case);
   if (n["match"].IsDefined() && e.patterns.empty()) ok = false;
-  if (!has_codes && e.patterns.empty() && ok) {
-    fail(n, "entry '" + e.id + "' matches nothing: give codes, ranges, prefixes or match patterns");
+  if (!has_codes && e.patterns.empty() && ok && e.matches_logs) {
+    fail(n, "entry '" + e.id + "' matches nothing: give codes, ranges, prefixes or match patterns "
+            "(or matches_logs: false for a finding an analysis raises by id)");
+  }
+  if (!e.matches_logs && (has_codes || !e.patterns.empty())) {
+    fail(n, "entry '" + e.id + "' has matches_logs: false but codes or match patterns");
   }
 
   if (auto t = r.text(n["title"], "title")) e.title = *t; else fail(n, "entry '" + e.id + "' has no title");

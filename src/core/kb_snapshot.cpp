@@ -8,7 +8,7 @@
 namespace npu_doctor {
 namespace {
 
-constexpr std::string_view kMagic = "NPUDKB03";
+constexpr std::string_view kMagic = "NPUDKB04";
 
 class Writer {
  public:
@@ -149,6 +149,7 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
     w.strs(e.explains);
     w.i64(e.priority);
     w.u32(e.any_level ? 1 : 0);
+    w.u32(e.matches_logs ? 1 : 0);
     w.u32(static_cast<uint32_t>(e.patterns.size()));
     for (const auto& p : e.patterns) write_pattern(w, p);
     w.text(e.title);
@@ -211,6 +212,7 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data) {
     e.explains = r.strs();
     e.priority = static_cast<int>(r.i64());
     e.any_level = r.u32() != 0;
+    e.matches_logs = r.u32() != 0;
     e.patterns.resize(r.count());
     for (auto& p : e.patterns) p = read_pattern(r);
     e.title = r.text();
