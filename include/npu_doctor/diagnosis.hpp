@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "npu_doctor/cluster.hpp"
 #include "npu_doctor/finding.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/knowledge_base.hpp"
@@ -19,12 +20,16 @@ struct DiagnoseOptions {
   std::size_t after = 4;           // and after
   std::size_t max_evidence = 3;    // occurrences kept per finding
   unsigned jobs = 0;               // threads; 0 = all cores
+  std::vector<std::string> rank_patterns;  // regexes with (?<rank>) / (?<host>) applied to paths
+  ClusterOptions cluster;                  // cross-rank analysis (clock skew, world size)
 };
 
 struct DiagnosisReport {
   std::vector<InputReport> inputs;
   std::vector<Finding> findings;          // in order of first occurrence
   std::optional<RootCauseDecision> root;  // nullopt: no error-level finding
+  std::optional<ClusterDecision> cluster;  // when inputs cover two or more ranks
+  std::vector<std::string> warnings;      // e.g. a --rank-pattern that does not compile
   std::string kb_version;
   std::size_t kb_entries = 0;
 

@@ -1,8 +1,11 @@
 #pragma once
 // What happened to each input: read, skipped (binary, not a regular file) or failed.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "npu_doctor/timeline.hpp"
 
 namespace npu_doctor {
 
@@ -22,6 +25,19 @@ struct InputReport {
   uint64_t lines = 0;
   InputStatus status = InputStatus::ok;
   std::string note;        // why skipped, or the error, in plain words
+  std::optional<int> rank; // the rank this input belongs to, when known (path or lines)
+  std::string host;        // the node, when the path names it
+  InputTimeline timeline;  // first occurrences and time span, for cross-rank analysis
 };
+
+inline InputReport input_report(std::string path, std::string kind, InputStatus status = InputStatus::ok,
+                                std::string note = {}) {
+  InputReport r;
+  r.path = std::move(path);
+  r.kind = std::move(kind);
+  r.status = status;
+  r.note = std::move(note);
+  return r;
+}
 
 }  // namespace npu_doctor

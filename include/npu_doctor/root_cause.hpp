@@ -27,6 +27,7 @@ struct RootCauseDecision {
     earliest_decisive,  // the first decisive error (rule 4), alone in its block
     most_specific,      // the most specific of several errors in the first failure block (rule 5)
     explained_by_hint,  // a hint explains the error that would have been chosen (rule 2)
+    cluster_culprit,    // the cross-rank analysis named the culprit rank's error
   };
   std::size_t finding = 0;              // index into the findings
   Basis basis = Basis::sole_error;
@@ -37,7 +38,9 @@ struct RootCauseDecision {
 };
 
 // Chooses the root cause and marks every finding's effective role and symptom_of.
-std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings);
+// With `forced`, that finding (the cluster culprit's error) is the root cause.
+std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings,
+                                                   std::optional<std::size_t> forced = std::nullopt);
 
 // Orders findings by first occurrence: line order within an input, time stamps across
 // inputs when both have a full date, else input order.

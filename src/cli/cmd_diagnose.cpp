@@ -17,7 +17,29 @@ struct DiagnoseArgs {
   std::optional<std::size_t> context;
   std::size_t max_evidence = 3;
   unsigned jobs = 0;
+  std::vector<std::string> rank_patterns;
+  std::string skew = "5s";
+  std::optional<int> world_size;
 };
+
+// "5s", "500ms", "2m", "1.5" (seconds) -> microseconds; nullopt when not a duration.
+std::optional<int64_t> parse_duration_us(const std::string& s) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  const std::string unit = s.substr(used);
+  double scale = 1e6;
+  if (unit == "ms") scale = 1e3;
+  else if (unit == "m" || unit == "min") scale = 60e6;
+  else if (unit == "h") scale = 3600e6;
+  else if (!unit.empty() && unit != "s") return std::nullopt;
+  if (v < 0) return std::nullopt;
+  return static_cast<int64_t>(v * scale);
+}
 
 int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   auto kb = load_kb(g, std::cerr);
@@ -31,7 +53,16 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   opts.after = a.context.value_or(a.after);
   opts.max_evidence = a.max_evidence;
   opts.jobs = a.jobs;
+  opts.rank_patterns = a.rank_patterns;
+  const auto skew = parse_duration_us(a.skew);
+  if (!skew) {
+    std::cerr << "npu-doctor: --skew '" << a.skew << "' is not a duration (e.g. 5s, 500ms, 2m)\n";
+    return kUsage;
+  }
+  opts.cluster.skew_us = *skew;
+  opts.cluster.world_size = a.world_size;
   const DiagnosisReport report = diagnoser.run(opts);
+  for (const auto& w : report.warnings) std::cerr << "npu-doctor: " << w << "\n";
 
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
@@ -73,6 +104,14 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("-j,--jobs", args->jobs, "Threads for many files (default: all cores)");
+  cmd->add_option("--rank-pattern", args->rank_patterns,
+                  "Regex applied to each input path to find its rank and node, with named groups "
+                  "(?<rank>\\d+) and (?<host>...) (repeatable; tried before rank_3/, rank-3.log, worker-3, node-2/)")
+      ->type_name("REGEX");
+  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts when comparing ranks (default 5s)")
+      ->type_name("DURATION");
+  cmd->add_option("--world-size", args->world_size, "Number of ranks the job had (finds ranks with no logs)")
+      ->check(CLI::Range(1, 1 << 20));
   cmd->footer(
       "Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no input readable, 3 internal error.");
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });

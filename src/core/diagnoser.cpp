@@ -40,6 +40,41 @@ struct ItemResult {
   FindingCollector collector;
 };
 
+// The finding that stands for the cluster culprit's error, added when the culprit is a
+// verdict no line states (a silent or missing rank).
+std::optional<std::size_t> cluster_root(DiagnosisReport& report) {
+  if (!report.cluster || !report.cluster->culprit || report.cluster->culprit->entry == nullptr) return std::nullopt;
+  const ClusterCulprit& c = *report.cluster->culprit;
+  if (c.entry->matches_logs) {
+    for (std::size_t i = 0; i < report.findings.size(); ++i) {
+      const Finding& f = report.findings[i];
+      if (f.entry == c.entry && (!f.entry->codes.empty() || f.code == c.code)) return i;
+    }
+    return std::nullopt;
+  }
+  Evidence ev;
+  ev.input = report.inputs.size();
+  ev.path = "(rank " + std::to_string(c.rank) + ": no logs)";
+  uint64_t latest = 0;
+  for (std::size_t i = 0; i < report.inputs.size(); ++i) {
+    const InputReport& in = report.inputs[i];
+    if (!in.rank || *in.rank != c.rank) continue;
+    const auto& t = in.timeline.last_time;
+    const uint64_t when = t ? static_cast<uint64_t>(t->micros) : 1;
+    if (when >= latest) {
+      latest = when;
+      ev.input = i;
+      ev.path = in.path;
+      ev.line = in.lines;
+      ev.time = t;
+      ev.text = "(the log ends here)";
+    }
+  }
+  ev.rank = c.rank;
+  report.findings.push_back(make_finding(*c.entry, std::move(ev)));
+  return report.findings.size() - 1;
+}
+
 }  // namespace
 
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
@@ -98,7 +133,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
   });
-  report.root = choose_root_cause(report.findings);
+  report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
+  report.cluster = analyze_cluster(report.inputs, kb_, options.cluster);
+  report.root = choose_root_cause(report.findings, cluster_root(report));
   return report;
 }
 

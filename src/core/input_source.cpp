@@ -170,7 +170,7 @@ void visit_archive(ByteStream& src, const std::string& display, int depth, const
                    std::vector<InputReport>& reports) {
   ArchiveReader ar(src);
   if (!ar.open()) {
-    reports.push_back({display, "archive", 0, 0, InputStatus::error, "cannot open archive: " + ar.error()});
+    reports.push_back(input_report(display, "archive", InputStatus::error, "cannot open archive: " + ar.error()));
     return;
   }
   int members = 0;
@@ -179,9 +179,9 @@ void visit_archive(ByteStream& src, const std::string& display, int depth, const
     const int rc = archive_read_next_header(ar.get(), &entry);
     if (rc == ARCHIVE_EOF) break;
     if (rc < ARCHIVE_WARN) {
-      reports.push_back({display, "archive", 0, 0, members > 0 ? InputStatus::partial : InputStatus::error,
-                         (members > 0 ? "archive ends early after " + std::to_string(members) + " file(s): "
-                                      : "cannot read archive: ") + ar.error()});
+      reports.push_back(input_report(display, "archive", members > 0 ? InputStatus::partial : InputStatus::error,
+                                     (members > 0 ? "archive ends early after " + std::to_string(members) + " file(s): "
+                                                  : "cannot read archive: ") + ar.error()));
       return;
     }
     const bool raw = archive_format(ar.get()) == ARCHIVE_FORMAT_RAW;
@@ -195,12 +195,12 @@ void visit_archive(ByteStream& src, const std::string& display, int depth, const
       visit_archive(peek, member_display, depth + 1, visit, reports);
       continue;
     }
-    InputReport report{member_display, raw ? "compressed file" : "archive member", 0, 0, InputStatus::ok, {}};
+    InputReport report = input_report(member_display, raw ? "compressed file" : "archive member");
     visit(peek, report);
     reports.push_back(std::move(report));
   }
   if (members == 0) {
-    reports.push_back({display, "archive", 0, 0, InputStatus::skipped, "the archive holds no files"});
+    reports.push_back(input_report(display, "archive", InputStatus::skipped, "the archive holds no files"));
   }
 }
 
@@ -209,13 +209,13 @@ void walk_directory(const fs::path& root, Enumeration& out) {
   std::vector<InputItem> found;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
   if (ec) {
-    out.problems.push_back({root.string(), "path", 0, 0, InputStatus::error, "cannot list directory: " + ec.message()});
+    out.problems.push_back(input_report(root.string(), "path", InputStatus::error, "cannot list directory: " + ec.message()));
     return;
   }
   for (fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
     if (ec) {
-      out.problems.push_back({it->path().string(), "path", 0, 0, InputStatus::error,
-                              "cannot list directory: " + ec.message()});
+      out.problems.push_back(input_report(it->path().string(), "path", InputStatus::error,
+                              "cannot list directory: " + ec.message()));
       ec.clear();
       continue;
     }
@@ -225,8 +225,8 @@ void walk_directory(const fs::path& root, Enumeration& out) {
     if (fs::is_regular_file(st)) {
       found.push_back({it->path().string(), it->path().string(), false});
     } else {
-      out.problems.push_back({it->path().string(), "path", 0, 0, InputStatus::skipped,
-                              sec ? "broken link: " + sec.message() : "not a regular file"});
+      out.problems.push_back(input_report(it->path().string(), "path", InputStatus::skipped,
+                              sec ? "broken link: " + sec.message() : "not a regular file"));
     }
   }
   std::sort(found.begin(), found.end(), [](const InputItem& a, const InputItem& b) { return a.path < b.path; });
@@ -245,9 +245,9 @@ Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
     std::error_code ec;
     const auto st = fs::status(p, ec);
     if (!fs::exists(st)) {
-      out.problems.push_back({p, "path", 0, 0, InputStatus::error, "no such file or directory"});
+      out.problems.push_back(input_report(p, "path", InputStatus::error, "no such file or directory"));
     } else if (ec) {
-      out.problems.push_back({p, "path", 0, 0, InputStatus::error, ec.message()});
+      out.problems.push_back(input_report(p, "path", InputStatus::error, ec.message()));
     } else if (fs::is_directory(st)) {
       walk_directory(p, out);
     } else {
@@ -265,7 +265,7 @@ void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vecto
     // O_NONBLOCK so that opening a FIFO without a writer cannot hang; reads block again below.
     const int fd = ::open(item.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-      reports.push_back({item.display, "file", 0, 0, InputStatus::error, std::strerror(errno)});
+      reports.push_back(input_report(item.display, "file", InputStatus::error, std::strerror(errno)));
       return;
     }
     const int flags = ::fcntl(fd, F_GETFL);
@@ -277,7 +277,7 @@ void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vecto
     visit_archive(peek, item.display, 0, visit, reports);
     return;
   }
-  InputReport report{item.display, item.is_stdin ? "stdin" : "file", 0, 0, InputStatus::ok, {}};
+  InputReport report = input_report(item.display, item.is_stdin ? "stdin" : "file");
   visit(peek, report);
   reports.push_back(std::move(report));
 }

@@ -204,6 +204,7 @@ struct Defaults {
   Severity severity = Severity::error;
   Role role = Role::cause;
   bool ignore_case = false;
+  bool matches_logs = true;
 };
 
 std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defaults& d,
@@ -289,6 +290,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   if (n["any_level"].IsDefined()) e.any_level = n["any_level"].as<bool>(false);
+  e.matches_logs = d.matches_logs;
   if (n["matches_logs"].IsDefined()) e.matches_logs = n["matches_logs"].as<bool>(true);
   bool ignore_case = d.ignore_case;
   if (n["ignore_case"].IsDefined()) ignore_case = n["ignore_case"].as<bool>(false);
@@ -405,7 +407,7 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
 
     Defaults d;
     if (const YAML::Node dn = root["defaults"]; dn.IsDefined()) {
-      r.check_keys(dn, {"namespace", "layer", "category", "severity", "role", "ignore_case"}, "defaults");
+      r.check_keys(dn, {"namespace", "layer", "category", "severity", "role", "ignore_case", "matches_logs"}, "defaults");
       d.ns = r.scalar(dn["namespace"], "defaults.namespace").value_or("");
       d.layer = r.scalar(dn["layer"], "defaults.layer").value_or("");
       if (auto c = r.scalar(dn["category"], "defaults.category")) {
@@ -417,6 +419,7 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
       }
       if (auto s = r.scalar(dn["role"], "defaults.role")) d.role = parse_role(*s).value_or(Role::cause);
       d.ignore_case = dn["ignore_case"].as<bool>(false);
+      d.matches_logs = dn["matches_logs"].as<bool>(true);
     }
     if (const YAML::Node xs = root["extractors"]; xs.IsDefined()) {
       if (!xs.IsSequence()) r.error(xs, "extractors must be a list");

@@ -41,6 +41,18 @@ uint64_t count_newlines(std::string_view s) {
   return total;
 }
 
+// The first time stamp among the first lines of an input.
+std::optional<Timestamp> first_timestamp(std::string_view block) {
+  std::size_t begin = 0;
+  for (int n = 0; n < 50 && begin < block.size(); ++n) {
+    std::size_t end = block.find('\n', begin);
+    if (end == std::string_view::npos) end = block.size();
+    if (auto t = find_timestamp(block.substr(begin, std::min<std::size_t>(end - begin, 512)))) return t;
+    begin = end + 1;
+  }
+  return std::nullopt;
+}
+
 std::string_view strip_cr(std::string_view s) {
   while (!s.empty() && s.back() == '\r') s.remove_suffix(1);
   return s;
@@ -75,6 +87,8 @@ std::string evidence_text(std::string_view line, std::size_t begin, std::size_t 
 struct Scanner::BlockState {
   std::size_t input = 0;
   std::string path;
+  InputTimeline* timeline = nullptr;
+  std::vector<std::string> recorded;  // keys of findings already on the timeline
   uint64_t first_line = 1;             // line number of the block's first byte
   std::deque<ContextLine> tail;        // last lines before this block
   std::vector<Pending> pending;
@@ -96,6 +110,7 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
   BlockState st;
   st.input = input_index;
   st.path = report.path;
+  st.timeline = &report.timeline;
   uint64_t bytes = 0;
   bool last_byte_newline = true;
 
@@ -127,6 +142,7 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
       if (nl != nullptr) cut = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data()) + 1;
     }
     const std::string_view block(buf.data(), cut);
+    if (!report.timeline.first_time) report.timeline.first_time = first_timestamp(block);
     process_block(block, st, out);
     bytes += cut;
     last_byte_newline = block.back() == '\n';
@@ -136,6 +152,9 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
   }
   report.bytes = bytes;
   report.lines = bytes == 0 ? 0 : st.first_line - 1 + (last_byte_newline ? 0 : 1);
+  for (auto it = st.tail.rbegin(); it != st.tail.rend() && !report.timeline.last_time; ++it) {
+    report.timeline.last_time = find_timestamp(it->text);
+  }
   if (!read_error.empty()) {
     report.status = bytes == 0 ? InputStatus::error : InputStatus::partial;
     report.note = "read stopped after " + std::to_string(bytes) + " bytes: " + read_error;
@@ -219,7 +238,9 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   }
   dedupe_hits(hits_);
 
+  const bool low_level = info.level == LineLevel::info || info.level == LineLevel::debug || info.level == LineLevel::warning;
   for (const LineHit& hit : hits_) {
+    record_on_timeline(hit, line_no, line, info, low_level, st);
     auto slot = out.record(hit, info.level);
     if (!slot) continue;
     Evidence& ev = out.evidence(*slot);
@@ -237,6 +258,26 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     const std::size_t got = collect_after(block, line_end, line_no, ev.after);
     if (got < options_.after) st.pending.push_back({*slot, options_.after - got});
   }
+}
+
+void Scanner::record_on_timeline(const LineHit& hit, uint64_t line_no, std::string_view text, const LineInfo& info,
+                                 bool low_level, BlockState& st) const {
+  if (st.timeline == nullptr || st.timeline->events.size() >= InputTimeline::kMaxEvents) return;
+  std::string key = hit.entry->id + "#" + hit.code;
+  if (std::find(st.recorded.begin(), st.recorded.end(), key) != st.recorded.end()) return;
+  st.recorded.push_back(std::move(key));
+  TimelineEvent ev;
+  ev.entry = hit.entry;
+  ev.code = hit.code;
+  ev.line = line_no;
+  ev.time = info.time;
+  ev.rank = info.rank;
+  ev.low_level = low_level;
+  ev.specificity = hit.specificity;
+  ev.captures = hit.captures;
+  // Memory stays small for thousands of ranks: only error-level events keep their text.
+  if (hit.entry->severity >= Severity::error) ev.text = std::string(utf8_prefix(sanitize_line(text), 300));
+  st.timeline->events.push_back(std::move(ev));
 }
 
 void Scanner::collect_before(std::string_view block, std::size_t line_start, uint64_t line_no,

@@ -12,6 +12,7 @@
 #include "input_source.hpp"
 #include "kb_matcher.hpp"
 #include "npu_doctor/input_report.hpp"
+#include "npu_doctor/line_info.hpp"
 
 namespace npu_doctor {
 
@@ -45,6 +46,8 @@ class Scanner {
   void process_line(std::string_view block, std::size_t start, uint64_t line_no,
                     const std::vector<Match>& matches, BlockState& st, FindingCollector& out);
   void fill_pending(std::string_view block, BlockState& st, FindingCollector& out);
+  void record_on_timeline(const LineHit& hit, uint64_t line_no, std::string_view text, const LineInfo& info,
+                          bool low_level, BlockState& st) const;
   void collect_before(std::string_view block, std::size_t line_start, uint64_t line_no,
                       const BlockState& st, std::vector<ContextLine>& before) const;
   std::size_t collect_after(std::string_view block, std::size_t line_end, uint64_t line_no,

@@ -19,6 +19,7 @@ std::string_view basis_name(RootCauseDecision::Basis b) {
     case RootCauseDecision::Basis::earliest_decisive: return "earliest_decisive";
     case RootCauseDecision::Basis::most_specific: return "most_specific";
     case RootCauseDecision::Basis::explained_by_hint: return "explained_by_hint";
+    case RootCauseDecision::Basis::cluster_culprit: return "cluster_culprit";
   }
   return "sole_error";
 }
@@ -36,6 +37,8 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
     json j = {{"path", in.path}, {"kind", in.kind}, {"status", to_string(in.status)},
               {"bytes", in.bytes}, {"lines", in.lines}};
     if (!in.note.empty()) j["note"] = in.note;
+    if (in.rank) j["rank"] = *in.rank;
+    if (!in.host.empty()) j["host"] = in.host;
     inputs.push_back(j);
   }
   doc["inputs"] = inputs;
@@ -55,6 +58,35 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   } else {
     doc["root_cause"] = nullptr;
   }
+  if (r.cluster) {
+    const auto& c = *r.cluster;
+    json cj;
+    cj["ranks"] = c.ranks;
+    if (c.culprit) {
+      const auto& k = *c.culprit;
+      json culprit;
+      culprit["rank"] = k.rank;
+      culprit["host"] = k.host.empty() ? json(nullptr) : json(k.host);
+      culprit["category"] = k.entry ? json(to_string(k.entry->category)) : json(nullptr);
+      culprit["rule"] = k.entry ? json(k.entry->id) : json(nullptr);
+      culprit["code"] = k.code.empty() ? json(nullptr) : json(k.code);
+      culprit["time"] = k.time ? json(k.time->text) : json(nullptr);
+      culprit["evidence"] = k.path.empty() ? json(nullptr)
+                                           : json({{"path", k.path}, {"line", k.line}, {"text", k.text}});
+      cj["culprit"] = culprit;
+    } else {
+      cj["culprit"] = nullptr;
+    }
+    cj["basis"] = to_string(c.basis);
+    cj["confidence"] = c.confidence;
+    cj["reason"] = cluster_reason(c, o.lang);
+    cj["pointing_ranks"] = c.pointing_ranks;
+    cj["symptom_ranks"] = c.symptom_ranks;
+    cj["silent_ranks"] = c.silent_ranks;
+    cj["missing_ranks"] = c.missing_ranks;
+    doc["cluster"] = cj;
+  }
+  if (!r.warnings.empty()) doc["warnings"] = r.warnings;
   json findings = json::array();
   for (std::size_t i : render_detail::presentation_order(r)) findings.push_back(finding_json(r.findings[i], o.lang));
   doc["findings"] = findings;

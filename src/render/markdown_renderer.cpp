@@ -38,6 +38,12 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
   } else {
     out << (r.findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
   }
+  if (r.cluster) {
+    const auto& c = *r.cluster;
+    out << "\n### Cluster (" << c.ranks << " ranks)\n\n";
+    if (c.culprit) out << "- **culprit**: rank " << c.culprit->rank << (c.culprit->host.empty() ? "" : " (" + c.culprit->host + ")") << "\n";
+    out << "- **confidence**: " << c.confidence << "\n- " << cluster_reason(c, lang) << "\n";
+  }
   bool header = false;
   for (std::size_t i : render_detail::presentation_order(r)) {
     if (r.root && i == r.root->finding) continue;

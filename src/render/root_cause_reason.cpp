@@ -44,6 +44,9 @@ std::string root_cause_reason(const DiagnosisReport& r, Lang lang) {
              : "It is the most specific of the " + std::to_string(d.block_size) +
                    " errors in the first failure block (around " + loc + ").";
       break;
+    case B::cluster_culprit:
+      s = r.cluster ? cluster_reason(*r.cluster, lang) : std::string();
+      break;
     case B::explained_by_hint: {
       const Finding& x = r.findings[*d.explained];
       s = zh ? "“" + f.entry->title.get(lang) + "”（" + loc + "）解释了任务失败时报出的错误 " +

@@ -122,6 +122,25 @@ void print_others(const DiagnosisReport& r, const RenderOptions& o, const Style&
   }
 }
 
+void print_cluster(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
+  if (!r.cluster) return;
+  const auto& c = *r.cluster;
+  const bool zh = o.lang == Lang::zh;
+  std::string head = (zh ? "集群  " : "CLUSTER  ") + std::to_string(c.ranks) + (zh ? " 个 rank" : " ranks");
+  if (c.culprit) {
+    head += zh ? " · 源头 rank " : " · culprit rank ";
+    head += std::to_string(c.culprit->rank);
+    if (!c.culprit->host.empty()) head += " (" + c.culprit->host + ")";
+  } else {
+    head += zh ? " · 未能确定源头 rank" : " · no culprit rank";
+  }
+  head += (zh ? " · 置信度 " : " · confidence ") + c.confidence;
+  out << "\n" << st.bold(head) << "\n  " << cluster_reason(c, o.lang) << "\n";
+  if (c.culprit && !c.culprit->path.empty()) {
+    out << "  " << st.dim(c.culprit->path + ":" + std::to_string(c.culprit->line) + "  " + c.culprit->text) << "\n";
+  }
+}
+
 void print_input_problems(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
   bool header = false;
   for (const auto& in : r.inputs) {
@@ -159,6 +178,7 @@ void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std
   } else {
     out << ui::get(Text::no_root_cause, lang) << "\n";
   }
+  print_cluster(r, o, st, out);
   print_others(r, o, st, out);
   print_input_problems(r, o, st, out);
 }

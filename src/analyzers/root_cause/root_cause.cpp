@@ -53,7 +53,7 @@ bool occurs_before(const Finding& a, const Finding& b) {
   return x.input < y.input;
 }
 
-std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings) {
+std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& findings, std::optional<std::size_t> forced) {
   for (auto& f : findings) {
     f.effective_role = f.entry->role;
     f.symptom_of.clear();
@@ -115,12 +115,19 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
   RootCauseDecision d;
   d.finding = chosen;
   d.block_size = block.size();
-  d.basis = errors.size() == 1   ? RootCauseDecision::Basis::sole_error
+  d.basis = errors.size() == 1 ? RootCauseDecision::Basis::sole_error
             : block.size() > 1 ? RootCauseDecision::Basis::most_specific
                                : RootCauseDecision::Basis::earliest_decisive;
+  if (forced && *forced < findings.size()) {
+    // The cross-rank analysis knows better than time order across unsynchronised hosts.
+    d.finding = *forced;
+    d.basis = RootCauseDecision::Basis::cluster_culprit;
+    block = {*forced};
+    d.block_size = 1;
+  }
 
   // Rule 2: a hint that explains the chosen error becomes the root cause.
-  for (std::size_t i = 0; i < findings.size(); ++i) {
+  for (std::size_t i = 0; i < findings.size() && !forced; ++i) {
     if (findings[i].entry->role == Role::hint && explains(*findings[i].entry, *findings[chosen].entry)) {
       d.explained = chosen;
       d.finding = i;
