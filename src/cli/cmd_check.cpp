@@ -1,0 +1,182 @@
+// npu-doctor check: the environment doctor (driver, firmware, CANN, torch_npu, devices,
+// NUMA). Resolves who and what to check (root, process, user, interpreter), runs the
+// steps and maps the result to the documented exit codes.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "checks/check_runner.hpp"
+#include "checks/identity.hpp"
+#include "checks/proc_files.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "render/check_render.hpp"
+
+extern char** environ;
+
+namespace npu_doctor::cli {
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> only;
+  std::vector<std::string> skip;
+  std::string root = "/";
+  double timeout_s = 10;
+  std::string python;
+  long pid = -1;
+  std::string user;
+  bool probe_device = false;
+  std::string format = "text";
+  std::string output = "-";
+};
+
+checks::Identity current_identity() {
+  checks::Identity who;
+  who.uid = ::geteuid();  // the kernel checks file access with the effective ids
+  who.gid = ::getegid();
+  const int n = ::getgroups(0, nullptr);
+  if (n > 0) {
+    std::vector<gid_t> groups(static_cast<std::size_t>(n));
+    const int got = ::getgroups(n, groups.data());
+    for (int i = 0; i < got; ++i) who.groups.push_back(groups[static_cast<std::size_t>(i)]);
+  }
+  who.origin = "current process";
+  return who;
+}
+
+// The checked process's environment replaces this one's for every variable either has,
+// except PATH: tools (npu-smi, python3) are still found the way this shell finds them.
+void use_environment_of(SystemProbe& probe, std::map<std::string, std::string> env) {
+  env.erase("PATH");
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    const auto eq = kv.find('=');
+    const std::string name = kv.substr(0, eq);
+    if (eq != std::string::npos && name != "PATH" && env.count(name) == 0) probe.set_env(name, std::nullopt);
+  }
+  for (const auto& [k, v] : env) probe.set_env(k, v);
+}
+
+int run(const GlobalOptions& g, const CheckArgs& a) {
+  checks::CheckOptions opts;
+  if (!a.only.empty()) {
+    opts.steps.clear();
+    for (const auto& s : a.only) opts.steps.push_back(*checks::parse_step_id(s));
+  }
+  for (const auto& s : a.skip) std::erase(opts.steps, *checks::parse_step_id(s));
+  if (opts.steps.empty()) {
+    std::cerr << "npu-doctor: check: --only and --skip leave no step to run\n";
+    return kUsage;
+  }
+  std::error_code ec;
+  const std::filesystem::path root = std::filesystem::absolute(a.root, ec);
+  if (ec || !std::filesystem::is_directory(root, ec)) {
+    std::cerr << "npu-doctor: check: --root " << a.root << ": not a directory\n";
+    return kUsage;
+  }
+  opts.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+  CommandOptions command_options;
+  command_options.timeout = opts.timeout;
+  SystemProbe probe(root.lexically_normal().string(), command_options);
+
+  opts.identity = current_identity();
+  if (a.pid >= 0) {
+    opts.pid = a.pid;
+    auto who = checks::identity_of_process(probe, a.pid);
+    if (!who) {
+      std::cerr << "npu-doctor: check: --pid " << a.pid << ": no such process (cannot read /proc/" << a.pid
+                << "/status under " << probe.describe_root() << ")\n";
+      return kUsage;
+    }
+    opts.identity = *who;
+    if (auto environ_text = probe.read_file("/proc/" + std::to_string(a.pid) + "/environ")) {
+      use_environment_of(probe, checks::parse_environ(*environ_text));
+    } else {
+      std::cerr << "npu-doctor: check: cannot read the environment of process " << a.pid
+                << " (run as its user or root); checking this shell's environment instead\n";
+    }
+  }
+  if (!a.user.empty()) {
+    auto who = checks::identity_of_user(probe, a.user);
+    if (!who) {
+      std::cerr << "npu-doctor: check: --user " << a.user << ": not in " << probe.describe_root() << "/etc/passwd\n";
+      return kUsage;
+    }
+    opts.identity = *who;
+  }
+  if (!a.python.empty()) {
+    if (!find_on_path(a.python, probe.env("PATH").value_or(""))) {
+      std::cerr << "npu-doctor: check: --python " << a.python << ": not found or not executable\n";
+      return kUsage;
+    }
+    opts.python = a.python;
+  }
+  opts.probe_device = a.probe_device;
+
+  auto kb = load_kb(g, std::cerr);
+  const checks::CheckReport report = checks::run_checks(probe, *kb, checks::CompatibilityTable::builtin(), opts);
+  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+  const bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") checks::render_check_json(report, ro, out);
+        else if (a.format == "markdown") checks::render_check_markdown(report, ro, out);
+        else checks::render_check_text(report, ro, out);
+      },
+      std::cerr);
+  if (!ok) return kUsage;
+  if (!report.internal_errors.empty()) {
+    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
+    return kInternal;
+  }
+  const checks::StepStatus s = report.status();
+  return s == checks::StepStatus::pass || s == checks::StepStatus::skip ? kOk : kFindings;
+}
+
+}  // namespace
+
+void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Check the environment: driver and firmware, CANN and PyTorch, device permissions, NUMA placement");
+  const std::vector<std::string> steps = {"driver", "cann", "devices", "numa"};
+  cmd->add_option("--only", args->only, "Run only these steps (repeatable or comma-separated): driver, cann, devices, numa")
+      ->delimiter(',')
+      ->check(CLI::IsMember(steps))
+      ->type_name("STEP");
+  cmd->add_option("--skip", args->skip, "Skip these steps (repeatable or comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(steps))
+      ->type_name("STEP");
+  cmd->add_option("--root", args->root,
+                  "Read files (also /dev, /proc, /sys) under DIR instead of /: a collected bundle or a test tree. "
+                  "Commands still run on this host")
+      ->type_name("DIR");
+  cmd->add_option("--timeout", args->timeout_s, "Seconds each external command may take before it is killed (default 10)")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->type_name("SECONDS");
+  cmd->add_option("--python", args->python,
+                  "Python interpreter whose torch and torch_npu are checked (default: python3 on PATH; "
+                  "with --root, the tree's site-packages)")
+      ->type_name("PATH");
+  cmd->add_option("--pid", args->pid,
+                  "Check for this running job: its environment, user, CPUs (NUMA) and devices")
+      ->check(CLI::Range(1L, 4194304L))
+      ->type_name("N");
+  cmd->add_option("--user", args->user, "Check device permissions for this user (from /etc/passwd and /etc/group)")
+      ->type_name("NAME");
+  cmd->add_flag("--probe-device", args->probe_device,
+                "Also import torch_npu, ask torch.npu.is_available() and create a tensor on the NPU (with the timeout)");
+  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->footer(
+      "Steps, in order: driver (driver and firmware), cann (CANN and PyTorch), devices (permissions and device "
+      "visibility), numa (NUMA placement).\n"
+      "Exit status: 0 every step passed (or was skipped), 1 a step warned or failed, 2 usage error, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli
