@@ -1,0 +1,358 @@
+// npu-doctor mem analyze FILE... | mem watch: device memory (docs/mem.md).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "analyzers/memory/byte_size.hpp"
+#include "analyzers/memory/duration.hpp"
+#include "analyzers/memory/mem_report.hpp"
+#include "analyzers/memory/npu_smi_watch.hpp"
+#include "analyzers/memory/sparkline.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "render/mem_render.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct AnalyzeArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output = "-";
+  std::string html;
+  std::string capacity;
+  std::optional<int64_t> warmup;
+  std::string fragmentation_threshold = "1GiB";
+  std::string workload = "auto";
+  unsigned jobs = 0;
+};
+
+struct WatchArgs {
+  std::string interval = "1s";
+  std::string duration;
+  uint64_t count = 0;
+  std::string output = "-";
+  std::string timeout = "10s";
+  std::string live = "auto";
+};
+
+// stdin can be read once, but it is read twice (samples, then the log scan): keep a
+// copy in a temporary file, shown as "<stdin>".
+class StdinSpool {
+ public:
+  ~StdinSpool() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  bool spool(std::ostream& err) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "npu-doctor-mem-stdin-XXXXXX").string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) {
+      err << "npu-doctor: cannot create a temporary file for stdin\n";
+      return false;
+    }
+    path_ = tmpl;
+    char buf[1 << 16];
+    bool ok = true;
+    for (ssize_t n; (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        ok = false;
+        break;
+      }
+      for (ssize_t off = 0; off < n;) {
+        const ssize_t w = ::write(fd, buf + off, static_cast<std::size_t>(n - off));
+        if (w <= 0) {
+          ok = false;
+          break;
+        }
+        off += w;
+      }
+      if (!ok) break;
+    }
+    ::close(fd);
+    if (!ok) err << "npu-doctor: reading stdin failed\n";
+    return ok;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::optional<uint64_t> size_option(const std::string& text, const char* name, std::ostream& err) {
+  const auto v = mem::parse_byte_size(text);
+  if (!v) err << "npu-doctor: " << name << ": not a size: '" << text << "' (e.g. 64GiB, 65536MiB, 1.5GiB)\n";
+  return v;
+}
+
+int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
+  mem::MemAnalyzeOptions o;
+  if (!a.capacity.empty()) {
+    o.capacity = size_option(a.capacity, "--capacity", std::cerr);
+    if (!o.capacity || *o.capacity == 0) return kUsage;
+  }
+  const auto threshold = size_option(a.fragmentation_threshold, "--fragmentation-threshold", std::cerr);
+  if (!threshold) return kUsage;
+  o.fragmentation_threshold = *threshold;
+  o.leak.warmup_steps = a.warmup;
+  o.workload = a.workload == "training"    ? mem::Workload::training
+               : a.workload == "inference" ? mem::Workload::inference
+                                           : mem::Workload::auto_detect;
+  o.jobs = a.jobs;
+  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+  o.lang = ro.lang;
+
+  StdinSpool spool;
+  for (const auto& p : a.paths) {
+    if (p != "-") {
+      o.paths.push_back(p);
+      continue;
+    }
+    if (!spool.path().empty()) {
+      std::cerr << "npu-doctor: '-' (stdin) can be given only once\n";
+      return kUsage;
+    }
+    if (!spool.spool(std::cerr)) return kUsage;
+    o.paths.push_back(spool.path());
+    o.display[spool.path()] = "<stdin>";
+  }
+
+  auto kb = load_kb(g, std::cerr);
+  std::vector<KbProblem> problems;
+  const mem::MemReport report = mem::analyze_memory(o, *kb, cache_dir(), problems);
+  for (const auto& p : problems) print_problem(p, std::cerr);
+  for (const auto& in : report.inputs) {
+    if (in.status == InputStatus::error || in.status == InputStatus::partial) {
+      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+    }
+  }
+  bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") mem::render_mem_json(report, ro, out);
+        else mem::render_mem_text(report, ro, out);
+      },
+      std::cerr);
+  if (!a.html.empty()) {
+    RenderOptions html = ro;
+    html.color = false;
+    ok = write_output(a.html, [&](std::ostream& out) { mem::render_mem_html(report, html, out); }, std::cerr) && ok;
+  }
+  if (!ok) return kUsage;
+  if (!report.any_input_read()) {
+    std::cerr << "npu-doctor: no input could be read";
+    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "\n";
+    return kUsage;
+  }
+  return report.anything_found() ? kFindings : kOk;
+}
+
+// ---- mem watch ----
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_stop_signal(int) { g_stop = 1; }
+
+// Ctrl-C and SIGTERM end the loop after the current poll; no SA_RESTART, so a sleep
+// returns at once. A closed pipe ends it too (write fails instead of killing us).
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+double now_seconds() {
+  using namespace std::chrono;
+  return static_cast<double>(duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()) / 1000.0;
+}
+
+// Sleeps until `until`, in short slices, returning early when asked to stop.
+void sleep_until(std::chrono::steady_clock::time_point until) {
+  while (g_stop == 0) {
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) return;
+    const auto slice = std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(200));
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(slice).count();
+    timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+class LiveView {
+ public:
+  LiveView(bool enabled, bool terminal) : enabled_(enabled), terminal_(terminal) {}
+  void show(const std::vector<mem::WatchSample>& samples) {
+    if (!enabled_) return;
+    std::string text;
+    for (const auto& s : samples) {
+      auto& h = history_[s.sample.device];
+      h.push_back(static_cast<double>(s.sample.allocated));
+      if (h.size() > 30) h.pop_front();
+      const std::vector<double> values(h.begin(), h.end());
+      const double cap = static_cast<double>(s.sample.capacity.value_or(0));
+      char pct[16] = "";
+      if (cap > 0) std::snprintf(pct, sizeof pct, "%3.0f%%", 100.0 * static_cast<double>(s.sample.allocated) / cap);
+      text += (terminal_ ? "\x1b[2K" : "") + std::string("NPU ") + std::to_string(s.sample.device) + "  " +
+              mem::sparkline(values, 30, 0, cap > 0 ? cap : 0) + "  " +
+              mem::format_bytes(static_cast<double>(s.sample.allocated)) + " / " + mem::format_bytes(cap) + "  " + pct +
+              "\n";
+    }
+    if (terminal_ && drawn_ > 0) std::cerr << "\x1b[" << drawn_ << "A";
+    std::cerr << text << std::flush;
+    drawn_ = samples.size();
+  }
+
+ private:
+  bool enabled_;
+  bool terminal_;
+  std::size_t drawn_ = 0;
+  std::map<int, std::deque<double>> history_;
+};
+
+int run_watch(const GlobalOptions&, const WatchArgs& a) {
+  const auto interval = mem::parse_duration(a.interval);
+  if (!interval || interval->count() <= 0) {
+    std::cerr << "npu-doctor: --interval: not a duration: '" << a.interval << "' (e.g. 500ms, 1s, 2m)\n";
+    return kUsage;
+  }
+  std::optional<std::chrono::milliseconds> duration;
+  if (!a.duration.empty()) {
+    duration = mem::parse_duration(a.duration);
+    if (!duration) {
+      std::cerr << "npu-doctor: --duration: not a duration: '" << a.duration << "' (e.g. 30s, 10m, 2h)\n";
+      return kUsage;
+    }
+  }
+  const auto timeout = mem::parse_duration(a.timeout);
+  if (!timeout || timeout->count() <= 0) {
+    std::cerr << "npu-doctor: --timeout: not a duration: '" << a.timeout << "'\n";
+    return kUsage;
+  }
+
+  std::ofstream file;
+  const bool to_stdout = a.output.empty() || a.output == "-";
+  if (!to_stdout) {
+    file.open(a.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::cerr << "npu-doctor: cannot write " << a.output << "\n";
+      return kUsage;
+    }
+  }
+  std::ostream& out = to_stdout ? std::cout : file;
+  const bool err_tty = isatty(STDERR_FILENO) != 0;
+  const bool live = a.live == "always" || (a.live == "auto" && err_tty && !(to_stdout && isatty(STDOUT_FILENO) != 0));
+  LiveView view(live, err_tty && a.live != "always");
+
+  install_stop_handlers();
+  CommandOptions co;
+  co.timeout = *timeout;
+  const auto start = std::chrono::steady_clock::now();
+  constexpr int kMaxFailures = 5;
+  int failures = 0;
+  std::string last_error;
+  uint64_t polls = 0;
+  for (int64_t step = 0; g_stop == 0; ++step) {
+    const auto tick = start + *interval * step;
+    if (duration && tick - start > *duration) break;
+    sleep_until(tick);
+    if (g_stop != 0) break;
+    const mem::PollResult r = mem::poll_npu_smi(co, step, now_seconds());
+    ++polls;
+    if (!r.error.empty()) {
+      if (step == 0) {
+        std::cerr << "npu-doctor: " << r.error << "\n";
+        return kUsage;
+      }
+      if (r.error != last_error) std::cerr << "npu-doctor: " << r.error << " (continuing)\n";
+      last_error = r.error;
+      if (++failures >= kMaxFailures) {
+        std::cerr << "npu-doctor: giving up after " << kMaxFailures << " failed polls in a row\n";
+        return kUsage;
+      }
+    } else {
+      failures = 0;
+      last_error.clear();
+      for (const auto& s : r.samples) out << mem::watch_line(s) << '\n';
+      out.flush();  // a growing log: whatever was polled is on disk when we are stopped
+      if (!out) break;  // stdout closed (e.g. | head): nothing more to do
+      view.show(r.samples);
+    }
+    if (a.count > 0 && polls >= a.count) break;
+  }
+  if (live) std::cerr << "npu-doctor: " << polls << " polls" << (to_stdout ? "" : ", written to " + a.output) << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  CLI::App* mem_cmd = app.add_subcommand("mem", "Device memory: out-of-memory, leak and fragmentation analysis (docs/mem.md)");
+  mem_cmd->require_subcommand(1);
+
+  auto a = std::make_shared<AnalyzeArgs>();
+  CLI::App* an = mem_cmd->add_subcommand(
+      "analyze", "Analyse memory samples (JSON lines) and logs: peak, fragmentation, leak, OOM classification");
+  an->add_option("paths", a->paths,
+                 "Sample files (JSON lines from python/npu_doctor_mem.py or `mem watch`) and logs with OOM messages; "
+                 "directories, compressed files, archives, - for stdin")
+      ->required();
+  an->add_option("-f,--format", a->format, "Output format: text, json (npu-doctor/mem/v1, docs/json-mem-v1.md)")
+      ->check(CLI::IsMember({"text", "json"}));
+  an->add_option("-o,--output", a->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  an->add_option("--html", a->html, "Also write a self-contained HTML page with the memory charts to FILE")
+      ->type_name("FILE");
+  an->add_option("--capacity", a->capacity,
+                 "Device memory (e.g. 64GiB); default: from the samples, else from an OOM message's total capacity")
+      ->type_name("SIZE");
+  an->add_option("--warmup", a->warmup, "Ignore the first N steps for the leak trend (default: the first 10% of samples)")
+      ->type_name("STEPS")
+      ->check(CLI::NonNegativeNumber);
+  an->add_option("--fragmentation-threshold", a->fragmentation_threshold,
+                 "Warn when the cache holds more than this beyond what is allocated (default 1GiB)")
+      ->type_name("SIZE");
+  an->add_option("--workload", a->workload,
+                 "training, inference or auto (inference when the samples say \"phase\": \"inference\")")
+      ->check(CLI::IsMember({"auto", "training", "inference"}));
+  an->add_option("-j,--jobs", a->jobs, "Threads for scanning many logs (default: all cores)");
+  an->footer(
+      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error or no "
+      "input readable, 3 internal error.");
+  an->callback([&g, &exit_code, a] { exit_code = run_analyze(g, *a); });
+
+  auto w = std::make_shared<WatchArgs>();
+  CLI::App* wa = mem_cmd->add_subcommand(
+      "watch", "Poll HBM usage per device from `npu-smi info` and write memory samples (JSON lines)");
+  wa->add_option("--interval", w->interval, "Time between polls (default 1s; e.g. 500ms, 5s, 1m)")->type_name("DURATION");
+  wa->add_option("--duration", w->duration, "Stop after this long (default: until Ctrl-C or SIGTERM)")
+      ->type_name("DURATION");
+  wa->add_option("--count", w->count, "Stop after N polls (default: no limit)")->type_name("N");
+  wa->add_option("-o,--output", w->output,
+                 "Write the samples to FILE (truncated, then one flushed line per device and poll) instead of stdout")
+      ->type_name("FILE");
+  wa->add_option("--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)")->type_name("DURATION");
+  wa->add_option("--live", w->live,
+                 "A live line per device on stderr: auto (when stderr is a terminal and the samples do not go to it), "
+                 "always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  wa->footer(
+      "Ctrl-C or SIGTERM stops after the current poll; every line already written is kept.\n"
+      "Exit status: 0 stopped normally, 2 usage error, npu-smi missing or unusable at the first poll, or 5 failed "
+      "polls in a row, 3 internal error.");
+  wa->callback([&g, &exit_code, w] { exit_code = run_watch(g, *w); });
+}
+
+}  // namespace npu_doctor::cli
