@@ -1,0 +1,85 @@
+// npu-doctor profile PATH...: operator hot spots and where the step time goes, from
+// msprof / torch_npu profiler / msprof-analyze outputs.
+#include <iostream>
+
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/profile.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct ProfileArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output = "-";
+  std::string html;
+  std::size_t top = 10;
+};
+
+int run(const GlobalOptions& g, const ProfileArgs& a) {
+  auto kb = load_kb(g, std::cerr);
+  ProfileOptions opts;
+  opts.paths = a.paths;
+  opts.top = a.top;
+  const ProfileReport report = analyze_profile(opts, *kb);
+  for (const auto& in : report.inputs) {
+    if (in.report.status == InputStatus::error || in.report.status == InputStatus::partial) {
+      std::cerr << "npu-doctor: " << in.report.path << ": " << in.report.note << "\n";
+    }
+  }
+  for (const auto& s : report.skipped) {
+    if (s.status == InputStatus::error) std::cerr << "npu-doctor: " << s.path << ": " << s.note << "\n";
+  }
+  for (const auto& p : report.column_problems) {
+    if (p.problem == "missing") std::cerr << "npu-doctor: " << p.path << ": column '" << p.column << "' not found\n";
+  }
+  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+  const bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") render_profile_json(report, ro, out);
+        else render_profile_text(report, ro, out);
+      },
+      std::cerr);
+  if (!ok) return kUsage;
+  if (!a.html.empty()) {
+    RenderOptions html_ro = ro;
+    html_ro.color = false;
+    if (!write_output(a.html, [&](std::ostream& out) { render_profile_html(report, html_ro, out); }, std::cerr)) {
+      return kUsage;
+    }
+  }
+  if (!report.any_data()) {
+    std::cerr << "npu-doctor: no profiling table could be read (looked for op_summary_*.csv, kernel_details.csv, "
+                 "op_statistic_*.csv, step_trace_time.csv, cluster_step_trace_time.csv, cluster_communication.json, "
+                 "api_statistic*.csv)\n";
+    return kUsage;
+  }
+  return report.findings.empty() ? kOk : kFindings;
+}
+
+}  // namespace
+
+void setup_profile(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<ProfileArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "profile", "Find the operators that take the time, and where the step goes, from msprof/profiler CSV outputs");
+  cmd->add_option("paths", args->paths,
+                  "PROF_* or *_ascend_pt directories, op_summary_*.csv, kernel_details.csv, op_statistic_*.csv, "
+                  "step_trace_time.csv, cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication.json), "
+                  "api_statistic*.csv, archives, or - for stdin")
+      ->required();
+  cmd->add_option("-f,--format", args->format, "Output format: text, json (npu-doctor/profile/v1)")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("--html", args->html, "Also write a self-contained HTML report with bar charts to FILE")
+      ->type_name("FILE");
+  cmd->add_option("-n,--top", args->top, "Operators listed in each ranking (default 10)")->check(CLI::Range(1, 100000));
+  cmd->footer(
+      "Exit status: 0 nothing crossed a threshold, 1 findings (e.g. a slow rank, AI CPU fallback), 2 usage error or "
+      "no profiling table readable, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli
