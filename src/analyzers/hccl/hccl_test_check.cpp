@@ -1,0 +1,102 @@
+#include "analyzers/hccl/hccl_test_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "analyzers/hccl/env_check.hpp"
+#include "analyzers/hccl/finding_set.hpp"
+
+namespace npu_doctor::hccl {
+namespace {
+
+std::string gbps(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.5g GB/s", v);
+  return buf;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTestOptions& options,
+                               const KnowledgeBase& kb) {
+  FindingSet set(kb);
+  HcclTestReport r;
+  r.kb_version = kb.version();
+  r.options = options;
+  for (const auto& o : outputs) {
+    std::set<long long> failed_ranks;
+    for (const auto& f : o.rank_failures) failed_ranks.insert(f.rank);
+    std::vector<long long> ranks(failed_ranks.begin(), failed_ranks.end());
+    for (const auto& row : o.rows) {
+      if (row.check != "failed") continue;
+      std::vector<std::pair<std::string, std::string>> caps = {{"test", o.test}, {"data_size", std::to_string(row.data_size)}};
+      if (!ranks.empty()) caps.emplace_back("ranks", format_ranges(ranks));
+      set.add("net.hccl-test-check-failed", evidence_at(o.path, row.line, row.text, std::move(caps)));
+    }
+    for (const auto& f : o.rank_failures) {
+      set.add("net.hccl-test-check-failed",
+              evidence_at(o.path, f.line, f.text,
+                          {{"test", o.test}, {"rank", std::to_string(f.rank)}, {"data_size", std::to_string(f.data_size)}}));
+    }
+    if (o.rows.empty() && o.looks_like_hccl_test()) {
+      if (o.errors.empty()) {
+        set.add("net.hccl-test-no-result", evidence_at(o.path, 0, "no result rows", {{"test", o.test}}));
+      }
+      for (std::size_t i = 0; i < o.errors.size() && i < 5; ++i) {
+        set.add("net.hccl-test-no-result", evidence_at(o.path, o.errors[i].first, o.errors[i].second, {{"test", o.test}}));
+      }
+    }
+  }
+  // Expected bandwidth per test: given, or the median of the peaks of several outputs.
+  std::map<std::string, std::vector<std::size_t>> by_test;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].peak_bandwidth()) by_test[outputs[i].test].push_back(i);
+  }
+  for (const auto& [test, idx] : by_test) {
+    HcclTestExpectation e;
+    e.test = test;
+    if (options.expect_bandwidth) {
+      e.expected = options.expect_bandwidth;
+      e.source = "given";
+    } else if (idx.size() >= 2) {
+      std::vector<double> peaks;
+      for (std::size_t i : idx) peaks.push_back(*outputs[i].peak_bandwidth());
+      e.expected = median(peaks);
+      e.source = "median";
+    }
+    if (e.expected) {
+      for (std::size_t i : idx) {
+        const auto& o = outputs[i];
+        const double peak = *o.peak_bandwidth();
+        if (peak >= options.min_ratio * *e.expected) continue;
+        const auto best = std::max_element(o.rows.begin(), o.rows.end(), [](const HcclTestRow& a, const HcclTestRow& b) {
+          return a.alg_bandwidth < b.alg_bandwidth;
+        });
+        set.add("net.hccl-test-low-bandwidth",
+                evidence_at(o.path, best->line, best->text,
+                            {{"test", o.test},
+                             {"peak", gbps(peak)},
+                             {"expected", gbps(*e.expected)},
+                             {"expected_from", e.source == "given" ? "--expect-bandwidth" : "median of the outputs"},
+                             {"ratio", std::to_string(static_cast<int>(peak / *e.expected * 100 + 0.5)) + "%"}}));
+      }
+    }
+    r.expectations.push_back(std::move(e));
+  }
+  r.outputs = std::move(outputs);
+  r.internal_errors = set.internal_errors();
+  r.findings = set.take();
+  std::stable_sort(r.findings.begin(), r.findings.end(),
+                   [](const Finding& a, const Finding& b) { return effective_severity(a) > effective_severity(b); });
+  return r;
+}
+
+}  // namespace npu_doctor::hccl

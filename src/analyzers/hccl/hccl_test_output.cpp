@@ -1,0 +1,94 @@
+#include "analyzers/hccl/hccl_test_output.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include "checks/text_util.hpp"
+#include "npu_doctor/text.hpp"
+
+namespace npu_doctor::hccl {
+namespace {
+
+using checks::trim;
+using Match = std::match_results<std::string_view::const_iterator>;
+
+bool search(std::string_view s, const std::regex& re, Match& m) { return std::regex_search(s.begin(), s.end(), m, re); }
+
+// Open MPI --tag-output / --output-filename prefixes: "[1,0]<stdout>:".
+std::string_view strip_mpi_prefix(std::string_view line) {
+  static const std::regex re(R"(^\[\d+,\d+\]<std(?:out|err)>:\s?)");
+  Match m;
+  if (search(line, re, m)) line.remove_prefix(static_cast<std::size_t>(m.length(0)));
+  return line;
+}
+
+// Numbers a table row can hold (no overflow in stoull/stod on absurd digits).
+bool fits(const Match& m) { return m[1].length() < 20 && m[2].length() < 30 && m[3].length() < 30; }
+
+}  // namespace
+
+std::optional<double> HcclTestOutput::peak_bandwidth() const {
+  std::optional<double> best;
+  for (const auto& r : rows) {
+    if (!best || r.alg_bandwidth > *best) best = r.alg_bandwidth;
+  }
+  return best;
+}
+
+HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
+  static const std::regex header(R"(data_size\s*\(\s*bytes\s*\)\s*:?.*(?:aveg?|avg)_time.*alg_bandwidth.*check_result)",
+                                 std::regex::icase);
+  static const std::regex sizes(R"(the minbytes is (\d{1,19}), maxbytes is (\d{1,19}), iters is (\d{1,9}), warmup_iters is (\d{1,9}))",
+                                std::regex::icase);
+  static const std::regex row(
+      R"(^\s*(\d+)\s*\|?\s*(\d+(?:\.\d+)?)\s*\|?\s*(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*\|?\s*(success|failed|null)\s*$)",
+      std::regex::icase);
+  static const std::regex rank_failed(R"(local rank_id (\d+), check result failed,\s*(\d+))", std::regex::icase);
+  static const std::regex test_name(
+      R"(\b((?:all_reduce|all_gatherv?|alltoallv?c?|broadcast|reduce_scatterv?|reduce|scatter|send_recv|batch_send_recv)_test)\b)");
+  static const std::regex error_word(
+      R"(\berror\b|\bfailed\b|\bfail\b|MPI_ABORT|Segmentation fault|core dumped|\bEI\d{4}\b|\bEJ\d{4}\b|errNo\[)",
+      std::regex::icase);
+
+  HcclTestOutput out;
+  out.path = std::move(path);
+  std::size_t number = 0;
+  for (std::string_view raw : checks::split(text, '\n')) {
+    ++number;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const std::string_view line = trim(strip_mpi_prefix(raw));
+    if (line.empty()) continue;
+    Match m;
+    const auto keep = [&] { return sanitize_line(utf8_prefix(line, 400)); };
+    if (search(line, row, m) && fits(m)) {
+      HcclTestRow r;
+      r.data_size = std::stoull(m[1].str());
+      r.avg_time_us = std::stod(m[2].str());
+      r.alg_bandwidth = std::stod(m[3].str());
+      r.check = checks::to_lower(m[4].str()) == "null" ? "NULL" : checks::to_lower(m[4].str());
+      r.line = number;
+      r.text = keep();
+      out.rows.push_back(std::move(r));
+    } else if (search(line, rank_failed, m) && m[1].length() < 9 && m[2].length() < 20) {
+      out.rank_failures.push_back({std::stoi(m[1].str()), std::stoull(m[2].str()), number, keep()});
+    } else if (search(line, header, m)) {
+      out.header_seen = true;
+    } else if (search(line, sizes, m)) {
+      out.min_bytes = std::stoull(m[1].str());
+      out.max_bytes = std::stoull(m[2].str());
+      out.iters = std::stoi(m[3].str());
+      out.warmup_iters = std::stoi(m[4].str());
+    } else if (line.find("No verification is performed") != std::string_view::npos) {
+      out.notes.emplace_back(number, keep());
+    } else if (search(line, error_word, m)) {
+      if (out.errors.size() < 50) out.errors.emplace_back(number, keep());
+    }
+    if (out.test.empty() && line.find("_test") != std::string_view::npos && search(line, test_name, m)) {
+      out.test = m[1].str();
+    }
+  }
+  out.lines = number;
+  return out;
+}
+
+}  // namespace npu_doctor::hccl

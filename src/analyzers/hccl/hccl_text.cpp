@@ -1,0 +1,180 @@
+// The terminal reports of `hccl env|ranktable|hccn|test-output`.
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "analyzers/hccl/findings_text.hpp"
+#include "analyzers/hccl/hccl_render.hpp"
+#include "analyzers/hccl/ui_words.hpp"
+
+namespace npu_doctor::hccl {
+namespace {
+
+constexpr std::size_t kMaxRows = 40;  // longer lists are cut in text (JSON has everything)
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string number(double v, int precision) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+  return buf;
+}
+
+std::string names(const EnvReport& r, const std::vector<std::size_t>& idx) {
+  std::string out;
+  for (std::size_t i = 0; i < idx.size() && i < 3; ++i) out += (i ? ", " : "") + r.files[idx[i]].path;
+  if (idx.size() > 3) out += ", ... (" + std::to_string(idx.size()) + ")";
+  return out;
+}
+
+bool is_up(std::string_view link) { return link == "UP" || link == "Up" || link == "up"; }
+
+void unreadable_text(const std::vector<InputProblem>& ps, const TextStyle& st, Lang lang, std::ostream& out) {
+  for (const auto& p : ps) {
+    out << "  " << st.red(p.path + ": " + std::string(word(Word::unreadable, lang))) << ": " << p.error << "\n";
+  }
+}
+
+}  // namespace
+
+void render_env_text(const EnvReport& r, const RenderOptions& o, std::ostream& out) {
+  const TextStyle st{o.color};
+  const Lang lang = o.lang;
+  out << st.dim("npu-doctor hccl env: " + std::to_string(r.files.size()) + " " +
+                std::string(word(Word::file_count, lang)) + ", " + r.kb_version)
+      << "\n\n"
+      << st.bold(std::string(word(Word::files, lang))) << "\n";
+  for (std::size_t i = 0; i < r.files.size() && i < kMaxRows; ++i) {
+    const auto& f = r.files[i];
+    out << "  " << pad(f.path, 28) << " " << pad(std::string(to_string(f.format)), 8) << " "
+        << (f.host.empty() ? "" : "host=" + f.host + " ") << f.variables << " vars"
+        << (f.rank.empty() ? "" : ", RANK=" + f.rank) << "\n";
+  }
+  if (r.files.size() > kMaxRows) out << "  " << st.dim("... +" + std::to_string(r.files.size() - kMaxRows)) << "\n";
+  unreadable_text(r.unreadable, st, lang, out);
+
+  if (!r.variables.empty()) out << "\n" << st.bold(std::string(word(Word::variables, lang))) << "\n";
+  for (const auto& v : r.variables) {
+    std::string values;
+    for (const auto& g : v.groups) {
+      std::string value = g.value.empty() ? "(" + std::string(word(Word::unset, lang)) + ")" : g.value;
+      if (!g.set) value += " (" + std::string(word(Word::default_word, lang)) + ")";
+      if (!values.empty()) values += " | ";
+      values += v.groups.size() == 1 ? value : value + " ← " + names(r, g.files);
+    }
+    const std::string state = v.agree() ? st.green(std::string(word(Word::agree, lang)))
+                              : v.scope == VarScope::job ? st.red(std::string(word(Word::differ, lang)))
+                                                         : st.dim(std::string(to_string(v.scope)));
+    out << "  " << pad(v.name, 30) << " " << state << "  " << values << "\n";
+  }
+  for (const auto& c : r.ranks) {
+    out << "\n" << st.bold(std::string(word(Word::ranks, lang))) << "  " << c.variable;
+    if (c.size) out << " / " << c.size_variable << "=" << *c.size;
+    out << ": " << c.files_with << " " << word(Word::file_count, lang);
+    if (!c.duplicates.empty()) out << ", " << word(Word::duplicates, lang) << " " << format_ranges(c.duplicates);
+    if (!c.missing.empty()) out << ", " << word(Word::missing, lang) << " " << format_ranges(c.missing);
+    out << "\n";
+  }
+  print_findings_text(r.findings, o, out);
+}
+
+void render_ranktable_text(const RankTableReport& r, const RenderOptions& o, std::ostream& out) {
+  const TextStyle st{o.color};
+  const Lang lang = o.lang;
+  out << st.dim("npu-doctor hccl ranktable: " + r.path + ", " + r.kb_version) << "\n";
+  if (r.parsed) {
+    out << "  " << word(Word::version, lang) << " " << (r.version.empty() ? "?" : r.version) << " · "
+        << word(Word::status, lang) << " " << (r.status.empty() ? "?" : r.status) << " · " << r.servers.size() << " "
+        << word(Word::servers, lang) << " · " << r.ranks << " ranks";
+    if (r.super_pods > 0) out << " · " << r.super_pods << " super pods";
+    out << "\n";
+  }
+  // Compiler-style lines first: file:line:column: json path: what is wrong.
+  for (const auto& f : r.findings) {
+    for (const auto& e : f.evidence) {
+      std::string col, path, detail;
+      for (const auto& [k, v] : e.captures) {
+        if (k == "column") col = v;
+        else if (k == "json_path") path = v;
+        else if (k == "detail") detail = v;
+      }
+      out << "  " << st.bold(e.path + ":" + std::to_string(e.line) + ":" + col + ":") << " "
+          << st.severity(effective_severity(f), std::string(to_string(effective_severity(f)))) << ": "
+          << (path.empty() ? "" : path + ": ") << detail << "\n";
+    }
+  }
+  print_findings_text(r.findings, o, out);
+}
+
+void render_hccn_text(const HccnReport& r, const RenderOptions& o, std::ostream& out) {
+  const TextStyle st{o.color};
+  const Lang lang = o.lang;
+  out << st.dim("npu-doctor hccl hccn: " + std::to_string(r.nodes.size()) + " " + std::string(word(Word::node, lang)) +
+                (r.live ? " (hccn_tool)" : "") + ", " + r.kb_version)
+      << "\n";
+  for (const auto& n : r.nodes) {
+    out << "\n" << st.bold(n.name) << "\n  " << pad(std::string(word(Word::device, lang)), 8)
+        << pad(std::string(word(Word::link, lang)), 8) << pad(std::string(word(Word::health, lang)), 18)
+        << pad(std::string(word(Word::ip, lang)), 18) << pad(std::string(word(Word::tls, lang)), 5)
+        << word(Word::link_downs, lang) << "\n";
+    for (const auto& d : n.devices) {
+      std::size_t downs = 0;
+      for (const auto& e : d.link_events) downs += e.up ? 0 : 1;
+      const std::string link = d.link.value_or("-");
+      const std::string health = d.health.value_or("-");
+      const std::string ip = d.ip_not_set ? "(none)" : d.ip.value_or("-");
+      out << "  " << pad(std::to_string(d.id) + (d.id_from_order ? "*" : ""), 8)
+          << (link == "-" || is_up(link) ? pad(link, 8) : st.red(pad(link, 8)))
+          << (d.health && classify_health(health) == "fault" ? st.red(pad(health, 18)) : pad(health, 18))
+          << pad(ip, 18) << pad(d.tls_switch ? std::to_string(*d.tls_switch) : "-", 5)
+          << (d.link_events.empty() ? "-" : std::to_string(downs)) << "\n";
+    }
+    const bool any_ordered = std::any_of(n.devices.begin(), n.devices.end(), [](const HccnDevice& d) { return d.id_from_order; });
+    if (any_ordered) {
+      out << "  " << st.dim(lang == Lang::zh ? "* 输出中没有 hccn_tool -i N 命令行：按出现顺序编号"
+                                             : "* no `hccn_tool -i N` line in the output: numbered in order of appearance")
+          << "\n";
+    }
+  }
+  unreadable_text(r.unreadable, st, lang, out);
+  print_findings_text(r.findings, o, out);
+}
+
+void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std::ostream& out) {
+  const TextStyle st{o.color};
+  const Lang lang = o.lang;
+  out << st.dim("npu-doctor hccl test-output: " + std::to_string(r.outputs.size()) + " " +
+                std::string(word(Word::file_count, lang)) + ", " + r.kb_version)
+      << "\n";
+  for (const auto& t : r.outputs) {
+    out << "\n" << st.bold(t.path) << (t.test.empty() ? "" : "  (" + t.test + ")") << "  " << t.rows.size() << " "
+        << word(Word::rows, lang);
+    if (auto peak = t.peak_bandwidth()) out << ", " << word(Word::peak, lang) << " " << number(*peak, 3) << " GB/s";
+    out << "\n";
+    if (t.rows.empty()) continue;
+    out << "  " << pad(std::string(word(Word::data_size, lang)), 14) << pad(std::string(word(Word::avg_time, lang)), 16)
+        << pad(std::string(word(Word::bandwidth, lang)), 16) << word(Word::check, lang) << "\n";
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      if (t.rows.size() > kMaxRows && i == kMaxRows / 2) {
+        out << "  " << st.dim("... " + std::to_string(t.rows.size() - kMaxRows) + " rows ...") << "\n";
+        i = t.rows.size() - kMaxRows / 2;
+      }
+      const auto& row = t.rows[i];
+      out << "  " << pad(std::to_string(row.data_size), 14) << pad(number(row.avg_time_us, 2), 16)
+          << pad(number(row.alg_bandwidth, 5), 16) << (row.check == "failed" ? st.red(row.check) : row.check) << "\n";
+    }
+  }
+  for (const auto& e : r.expectations) {
+    if (!e.expected) continue;
+    out << "  " << word(Word::expected, lang) << (e.test.empty() ? "" : " (" + e.test + ")") << ": "
+        << number(*e.expected, 3) << " GB/s (" << (e.source == "given" ? "--expect-bandwidth" : "median") << ")\n";
+  }
+  unreadable_text(r.unreadable, st, lang, out);
+  print_findings_text(r.findings, o, out);
+}
+
+}  // namespace npu_doctor::hccl

@@ -1,0 +1,24 @@
+# npu-doctor hccl env|ranktable|hccn|test-output (docs/hccl.md): pure parsers and checks of
+# a distributed job's configuration, their renderers, and the subcommand. finding_set,
+# findings_text, ui_words and input_file are shared with src/net and src/isolate.
+target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_sources(npu_doctor_objects PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/input_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/finding_set.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ui_words.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/findings_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/env_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccl_vars.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/env_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_positions.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ranktable.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccn_output.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccn_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccl_test_output.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccl_test_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccl_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccl_text.cpp)
+target_link_libraries(npu_doctor_objects PRIVATE nlohmann_json::nlohmann_json)
+
+target_include_directories(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_sources(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/cmd_hccl.cpp)

@@ -1,0 +1,370 @@
+// npu-doctor hccl env|ranktable|hccn|test-output: configuration consistency of a
+// distributed job (docs/hccl.md). Reads the files, runs hccn_tool when asked to, and maps
+// the reports to the documented exit codes.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iostream>
+#include <set>
+
+#include "analyzers/hccl/env_check.hpp"
+#include "analyzers/hccl/finding_set.hpp"
+#include "analyzers/hccl/hccl_render.hpp"
+#include "analyzers/hccl/input_file.hpp"
+#include "checks/visible_devices.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/parse/npu_smi.hpp"
+#include "npu_doctor/probe.hpp"
+
+extern char** environ;
+
+namespace npu_doctor::cli {
+namespace {
+
+using namespace npu_doctor::hccl;
+
+constexpr std::size_t kMaxEnvFile = 16u << 20;
+constexpr std::size_t kMaxRankTable = 64u << 20;
+constexpr std::size_t kMaxToolOutput = 64u << 20;
+
+struct OutputArgs {
+  std::string format = "text";
+  std::string output = "-";
+};
+
+void add_output_options(CLI::App* cmd, OutputArgs& o) {
+  cmd->add_option("-f,--format", o.format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", o.output, "Write the report to FILE instead of stdout")->type_name("FILE");
+}
+
+// Writes the report and turns the findings into the exit status.
+template <typename Report, typename Text, typename Json>
+int finish(const GlobalOptions& g, const OutputArgs& o, const Report& r, Text text, Json json) {
+  const RenderOptions ro = render_options(g, o.output == "-" && o.format == "text");
+  const bool ok = write_output(
+      o.output, [&](std::ostream& out) { o.format == "json" ? json(r, ro, out) : text(r, ro, out); }, std::cerr);
+  if (!ok) return kUsage;
+  if (!r.internal_errors.empty()) {
+    for (const auto& e : r.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
+    return kInternal;
+  }
+  return exit_status_for(r.findings) == 0 ? kOk : kFindings;
+}
+
+// Reads every input; the unreadable ones are reported on stderr and kept for the report.
+std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
+                                std::vector<InputProblem>& unreadable) {
+  std::vector<std::string> errors;
+  const auto files = expand_inputs(paths, errors);
+  for (const auto& e : errors) {
+    std::cerr << "npu-doctor: " << e << "\n";
+    const auto colon = e.find(": ");
+    unreadable.push_back({e.substr(0, colon), colon == std::string::npos ? e : e.substr(colon + 2)});
+  }
+  std::vector<InputText> out;
+  for (const auto& f : files) {
+    InputText in = read_input(f, cap);
+    if (!in.ok()) {
+      std::cerr << "npu-doctor: " << f << ": " << in.error << "\n";
+      unreadable.push_back({f, in.error});
+      continue;
+    }
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+// ---- hccl env ----
+
+struct EnvArgs {
+  std::vector<std::string> paths;
+  bool capture = false;
+  long pid = -1;
+  OutputArgs out;
+};
+
+std::string local_time_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm {};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+int run_capture(const EnvArgs& a) {
+  if (!a.paths.empty()) {
+    std::cerr << "npu-doctor: hccl env --capture takes no FILE (it writes one: use -o FILE)\n";
+    return kUsage;
+  }
+  std::map<std::string, std::string> env;
+  std::string source = "npu-doctor";
+  if (a.pid > 0) {
+    source = "/proc/" + std::to_string(a.pid) + "/environ";
+    const InputText in = read_input(source, kMaxEnvFile);
+    if (!in.ok()) {
+      std::cerr << "npu-doctor: cannot read " << source << ": " << in.error
+                << " (is the process running, and are you its user or root?)\n";
+      return kUsage;
+    }
+    std::string error;
+    auto parsed = parse_env_file(source, in.text, &error);
+    if (parsed) {
+      for (const auto& v : parsed->vars) env[v.name] = v.value;
+    }
+  } else {
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string kv(*e);
+      const auto eq = kv.find('=');
+      if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  }
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string text = format_env_capture(env, host, source, local_time_iso());
+  return write_output(a.out.output, [&](std::ostream& o) { o << text; }, std::cerr) ? kOk : kUsage;
+}
+
+int run_env(const GlobalOptions& g, const EnvArgs& a) {
+  if (a.capture) return run_capture(a);
+  if (a.paths.empty()) {
+    std::cerr << "npu-doctor: hccl env: give one environment file per node or rank (or --capture to write one)\n";
+    return kUsage;
+  }
+  std::vector<InputProblem> unreadable;
+  std::vector<EnvFile> files;
+  for (auto& in : read_all(a.paths, kMaxEnvFile, unreadable)) {
+    std::string error;
+    auto f = parse_env_file(in.path, in.text, &error);
+    if (!f) {
+      std::cerr << "npu-doctor: " << in.path << ": " << error << "\n";
+      unreadable.push_back({in.path, error});
+      continue;
+    }
+    files.push_back(std::move(*f));
+  }
+  if (files.empty()) {
+    std::cerr << "npu-doctor: hccl env: no environment could be read\n";
+    return kUsage;
+  }
+  auto kb = load_kb(g, std::cerr);
+  EnvReport r = check_env_files(files, *kb);
+  r.unreadable = std::move(unreadable);
+  return finish(g, a.out, r, render_env_text, render_env_json);
+}
+
+// ---- hccl ranktable ----
+
+struct RankTableArgs {
+  std::string path;
+  OutputArgs out;
+};
+
+int run_ranktable(const GlobalOptions& g, const RankTableArgs& a) {
+  const InputText in = read_input(a.path, kMaxRankTable);
+  if (!in.ok()) {
+    std::cerr << "npu-doctor: " << a.path << ": " << in.error << "\n";
+    return kUsage;
+  }
+  auto kb = load_kb(g, std::cerr);
+  const RankTableReport r = check_rank_table(a.path, in.text, *kb);
+  return finish(g, a.out, r, render_ranktable_text, render_ranktable_json);
+}
+
+// ---- hccl hccn ----
+
+struct HccnArgs {
+  std::vector<std::string> paths;
+  std::string devices;
+  std::string tool;
+  double timeout_s = 10;
+  OutputArgs out;
+};
+
+// The device ids to query: --devices, else what npu-smi lists.
+std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const CommandOptions& co) {
+  if (!a.devices.empty()) {
+    auto ids = checks::parse_container_visible_devices(a.devices);
+    if (!ids || ids->empty()) {
+      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected ids such as 0-7 or 0,2,4\n";
+      return std::nullopt;
+    }
+    return ids;
+  }
+  const CommandResult smi = run_command({"npu-smi", "info"}, co);
+  std::string error;
+  const auto info = smi.ok() ? parse_npu_smi_info(smi.out, &error) : std::nullopt;
+  if (!info) {
+    std::cerr << "npu-doctor: hccl hccn: cannot list the devices: npu-smi info "
+              << (smi.ok() ? "printed no device table" : smi.describe()) << "; give them with --devices 0-7\n";
+    return std::nullopt;
+  }
+  std::set<int> ids;
+  for (const auto& c : info->chips) ids.insert(c.phy_id.value_or(c.npu));
+  return std::vector<int>(ids.begin(), ids.end());
+}
+
+int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
+  std::vector<HccnNode> nodes;
+  std::vector<InputProblem> unreadable;
+  const bool live = a.paths.empty();
+  if (!live) {
+    for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
+      HccnCapture c = parse_hccn_output(in.path, in.text);
+      if (c.recognised_lines == 0) {
+        const std::string why = "no hccn_tool output recognised (link status, net health status, ipaddr, tls switch, link_stat)";
+        std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
+        unreadable.push_back({in.path, why});
+        continue;
+      }
+      nodes.push_back({in.path, std::move(c.devices)});
+    }
+    if (nodes.empty()) {
+      std::cerr << "npu-doctor: hccl hccn: no hccn_tool output could be read\n";
+      return kUsage;
+    }
+  } else {
+    CommandOptions co;
+    co.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+    std::string tool = a.tool;
+    if (tool.empty()) {
+      const char* path = std::getenv("PATH");
+      if (find_on_path("hccn_tool", path != nullptr ? path : "")) tool = "hccn_tool";
+      else if (::access("/usr/local/Ascend/driver/tools/hccn_tool", X_OK) == 0) tool = "/usr/local/Ascend/driver/tools/hccn_tool";
+    }
+    if (tool.empty() || (tool.find('/') != std::string::npos && ::access(tool.c_str(), X_OK) != 0)) {
+      std::cerr << "npu-doctor: hccl hccn: hccn_tool not found (on PATH or /usr/local/Ascend/driver/tools/); "
+                   "give its output files, or its path with --hccn-tool\n";
+      return kUsage;
+    }
+    const auto devices = devices_to_query(a, co);
+    if (!devices) return kUsage;
+    std::vector<HccnCapture> captures;
+    for (int d : *devices) {
+      for (const auto& q : hccn_queries()) {
+        const std::vector<std::string> argv = {tool, "-i", std::to_string(d), std::string(q.flag), "-g"};
+        const std::string shown = "hccn_tool -i " + std::to_string(d) + " " + std::string(q.flag) + " -g";
+        const CommandResult res = run_command(argv, co);
+        if (!res.started) {
+          std::cerr << "npu-doctor: " << shown << ": " << res.describe() << "\n";
+          return kUsage;
+        }
+        std::string text = res.out + res.err;
+        if (!res.ok()) text += "\nhccn_tool failed: " + res.describe() + "\n";
+        captures.push_back(parse_hccn_output(shown, text, d));
+      }
+    }
+    nodes.push_back({"this host", merge_devices(captures)});
+  }
+  auto kb = load_kb(g, std::cerr);
+  HccnReport r = check_hccn(std::move(nodes), *kb);
+  r.live = live;
+  r.unreadable = std::move(unreadable);
+  return finish(g, a.out, r, render_hccn_text, render_hccn_json);
+}
+
+// ---- hccl test-output ----
+
+struct TestOutputArgs {
+  std::vector<std::string> paths;
+  std::optional<double> expect;
+  double min_ratio = 0.5;
+  OutputArgs out;
+};
+
+int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
+  std::vector<InputProblem> unreadable;
+  std::vector<HcclTestOutput> outputs;
+  for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
+    HcclTestOutput t = parse_hccl_test_output(in.path, in.text);
+    if (!t.looks_like_hccl_test()) {
+      const std::string why = "not HCCL Test output (no result table, no 'the minbytes is' line)";
+      std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
+      unreadable.push_back({in.path, why});
+      continue;
+    }
+    outputs.push_back(std::move(t));
+  }
+  if (outputs.empty()) {
+    std::cerr << "npu-doctor: hccl test-output: no HCCL Test output could be read\n";
+    return kUsage;
+  }
+  HcclTestOptions opts;
+  opts.expect_bandwidth = a.expect;
+  opts.min_ratio = a.min_ratio;
+  auto kb = load_kb(g, std::cerr);
+  HcclTestReport r = check_hccl_test(std::move(outputs), opts, *kb);
+  r.unreadable = std::move(unreadable);
+  return finish(g, a.out, r, render_hccl_test_text, render_hccl_test_json);
+}
+
+}  // namespace
+
+void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  CLI::App* hccl = app.add_subcommand(
+      "hccl", "Check a distributed job's configuration: environments, rank table, NPU NICs (hccn_tool), HCCL Test results");
+  hccl->require_subcommand(1);
+  const std::string exit_text =
+      "Exit status: 0 no problem found, 1 problems found (warnings or errors), 2 usage error or no input readable, "
+      "3 internal error.";
+
+  auto env = std::make_shared<EnvArgs>();
+  CLI::App* e = hccl->add_subcommand(
+      "env", "Compare the environments of a job's nodes or ranks: MASTER_ADDR/PORT, WORLD_SIZE, RANKs, HCCL settings, timeouts");
+  e->add_option("files", env->paths,
+                "One environment per node or rank: `env` output, `export` lines, /proc/<pid>/environ, a --capture file; "
+                "a directory means the files in it");
+  e->add_flag("--capture", env->capture,
+              "Write this process's environment (only the variables launchers and HCCL read) in the format `hccl env` reads");
+  e->add_option("--pid", env->pid, "With --capture: capture the environment of this running process instead")
+      ->check(CLI::Range(1L, 4194304L))
+      ->type_name("N");
+  add_output_options(e, env->out);
+  e->footer(exit_text);
+  e->callback([&g, &exit_code, env] { exit_code = run_env(g, *env); });
+
+  auto rt = std::make_shared<RankTableArgs>();
+  CLI::App* r = hccl->add_subcommand("ranktable", "Validate a rank table (hccl.json, RANK_TABLE_FILE) of version 1.0, 1.2 or 2.0");
+  r->add_option("file", rt->path, "The rank table (- for stdin)")->required();
+  add_output_options(r, rt->out);
+  r->footer(exit_text);
+  r->callback([&g, &exit_code, rt] { exit_code = run_ranktable(g, *rt); });
+
+  auto hc = std::make_shared<HccnArgs>();
+  CLI::App* h = hccl->add_subcommand(
+      "hccn", "Check the NPU NICs: link, network health, IP, TLS and link history, from hccn_tool output files or by running it");
+  h->add_option("files", hc->paths,
+                "hccn_tool output collected on each node (one file per node; a directory means the files in it). "
+                "Without files, hccn_tool runs here for every device");
+  h->add_option("--devices", hc->devices, "Without files: the device ids to query (0-7, 0,2,4); default: from npu-smi info")
+      ->type_name("LIST");
+  h->add_option("--hccn-tool", hc->tool, "Without files: the hccn_tool to run (default: on PATH, then /usr/local/Ascend/driver/tools/hccn_tool)")
+      ->type_name("PATH");
+  h->add_option("--timeout", hc->timeout_s, "Seconds each hccn_tool or npu-smi call may take (default 10)")
+      ->check(CLI::Range(0.05, 600.0))
+      ->type_name("SECONDS");
+  add_output_options(h, hc->out);
+  h->footer(exit_text);
+  h->callback([&g, &exit_code, hc] { exit_code = run_hccn(g, *hc); });
+
+  auto to = std::make_shared<TestOutputArgs>();
+  CLI::App* t = hccl->add_subcommand(
+      "test-output", "Check HCCL Test results (all_reduce_test ...): failed result checks, missing results, low bandwidth");
+  t->add_option("files", to->paths, "Output of HCCL Test runs (one per file; a directory means the files in it; - for stdin)")
+      ->required();
+  t->add_option("--expect-bandwidth", to->expect,
+                "The algorithm bandwidth (GB/s) the peak should reach; default: the median peak of several outputs of the same test")
+      ->check(CLI::PositiveNumber)
+      ->type_name("GBPS");
+  t->add_option("--min-ratio", to->min_ratio, "Flag a peak below this fraction of the expected bandwidth (default 0.5)")
+      ->check(CLI::Range(0.01, 1.0))
+      ->type_name("RATIO");
+  add_output_options(t, to->out);
+  t->footer(exit_text);
+  t->callback([&g, &exit_code, to] { exit_code = run_test_output(g, *to); });
+}
+
+}  // namespace npu_doctor::cli

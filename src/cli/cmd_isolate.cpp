@@ -1,0 +1,171 @@
+// npu-doctor isolate -- CMD ...: the single-card isolation method, automated (docs/isolate.md).
+// Finds the devices, runs the command per card and card set with a timeout, and maps the
+// verdict to the documented exit codes.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "analyzers/hccl/finding_set.hpp"
+#include "checks/visible_devices.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "isolate/command_runner.hpp"
+#include "isolate/isolate_report.hpp"
+#include "net/units.hpp"
+#include "npu_doctor/parse/npu_smi.hpp"
+#include "npu_doctor/probe.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+using namespace npu_doctor::isolate;
+
+struct IsolateArgs {
+  std::vector<std::string> command;
+  std::string devices;
+  std::string timeout = "300s";
+  std::string strategy = "grow";
+  std::string log_dir;
+  bool no_diagnose = false;
+  std::size_t max_runs = 200;
+  bool quiet = false;
+  std::string format = "text";
+  std::string output = "-";
+};
+
+int run(const GlobalOptions& g, const IsolateArgs& a) {
+  IsolateReport report;
+  if (a.command.empty()) {
+    std::cerr << "npu-doctor: isolate: give the command to run after --, e.g. npu-doctor isolate -- python3 train.py\n";
+    return kUsage;
+  }
+  const char* path = std::getenv("PATH");
+  if (!find_on_path(a.command.front(), path != nullptr ? path : "")) {
+    std::cerr << "npu-doctor: isolate: " << a.command.front() << ": not found or not executable\n";
+    return kUsage;
+  }
+  const auto timeout = net::parse_duration(a.timeout);
+  if (!timeout || timeout->count() < 10) {
+    std::cerr << "npu-doctor: --timeout '" << a.timeout << "' is not a duration of at least 10ms (e.g. 300s, 10m)\n";
+    return kUsage;
+  }
+  std::vector<int> devices;
+  if (!a.devices.empty()) {
+    auto ids = checks::parse_container_visible_devices(a.devices);
+    if (!ids || ids->empty()) {
+      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected logical device ids such as 0-7 or 0,2,4\n";
+      return kUsage;
+    }
+    devices = *ids;
+    report.device_source = "--devices";
+  } else {
+    CommandOptions co;
+    co.timeout = std::chrono::milliseconds(20000);
+    const CommandResult smi = run_command({"npu-smi", "info"}, co);
+    std::string error;
+    const auto info = smi.ok() ? parse_npu_smi_info(smi.out, &error) : std::nullopt;
+    if (!info || info->chips.empty()) {
+      std::cerr << "npu-doctor: isolate: cannot list the devices: npu-smi info "
+                << (smi.ok() ? "printed no device table" : smi.describe()) << "; give them with --devices 0-7\n";
+      return kUsage;
+    }
+    // The runtime numbers the visible chips 0..N-1 in npu-smi's order.
+    for (std::size_t i = 0; i < info->chips.size(); ++i) {
+      const auto& c = info->chips[i];
+      devices.push_back(static_cast<int>(i));
+      std::string name = "NPU " + std::to_string(c.npu) + " chip " + std::to_string(c.chip);
+      if (c.phy_id) name += " (Phy-ID " + std::to_string(*c.phy_id) + ")";
+      report.device_names.push_back(name);
+    }
+    report.device_source = "npu-smi info";
+  }
+  if (!a.log_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.log_dir, ec);
+    if (ec || ::access(a.log_dir.c_str(), W_OK) != 0) {
+      std::cerr << "npu-doctor: --log-dir " << a.log_dir << ": cannot write there\n";
+      return kUsage;
+    }
+  }
+  auto kb = load_kb(g, std::cerr);
+  std::unique_ptr<Diagnoser> diagnoser;
+  if (!a.no_diagnose) {
+    std::vector<KbProblem> problems;
+    diagnoser = std::make_unique<Diagnoser>(*kb, problems, cache_dir());
+  }
+  CommandRunnerOptions ro;
+  ro.command = a.command;
+  ro.timeout = *timeout;
+  ro.log_dir = a.log_dir;
+  ro.diagnoser = diagnoser.get();
+  Runner real = make_command_runner(ro);
+  std::size_t n = 0;
+  Runner with_progress = [&](const std::vector<int>& devs, Phase phase) {
+    if (!a.quiet) std::cerr << "npu-doctor isolate: run " << ++n << " (" << to_string(phase) << "): ASCEND_RT_VISIBLE_DEVICES=" << device_list(devs) << " ... " << std::flush;
+    RunOutcome o = real(devs, phase);
+    if (!a.quiet) std::cerr << (o.passed ? "pass" : o.describe) << "\n";
+    return o;
+  };
+  IsolateOptions io;
+  io.strategy = *parse_strategy(a.strategy);
+  io.max_runs = a.max_runs;
+  report.kb_version = kb->version();
+  report.command = a.command;
+  report.strategy = io.strategy;
+  report.timeout_ms = timeout->count();
+  report.log_dir = a.log_dir;
+  report.result = run_isolation(devices, io, with_progress);
+  if (report.result.not_started) {
+    std::cerr << "npu-doctor: isolate: cannot run " << a.command.front() << ": " << report.result.runs.back().outcome.describe << "\n";
+    return kUsage;
+  }
+  add_findings(report, *kb);
+  const RenderOptions rend = render_options(g, a.output == "-" && a.format == "text");
+  const bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") render_isolate_json(report, rend, out);
+        else render_isolate_text(report, rend, out);
+      },
+      std::cerr);
+  if (!ok) return kUsage;
+  if (!report.internal_errors.empty()) {
+    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
+    return kInternal;
+  }
+  return hccl::exit_status_for(report.findings) == 0 ? kOk : kFindings;
+}
+
+}  // namespace
+
+void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<IsolateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "isolate",
+      "Find the failing card or pair: run a command on one card at a time (ASCEND_RT_VISIBLE_DEVICES), then on growing sets");
+  cmd->add_option("command", args->command,
+                  "The command and its arguments, after --. {devices}, {n} and {first} in arguments become the run's "
+                  "device list, count and first device (e.g. torchrun --nproc_per_node {n} train.py)")
+      ->required();
+  cmd->add_option("--devices", args->devices, "Logical device ids to test (0-7, 0,2,4); default: every chip npu-smi info lists")
+      ->type_name("LIST");
+  cmd->add_option("--timeout", args->timeout, "Each run is killed after this long and counts as a failure (default 300s)")
+      ->type_name("DURATION");
+  cmd->add_option("--strategy", args->strategy,
+                  "grow (default): singles, then growing sets, pairs when a set fails; pairs: singles, every pair, "
+                  "then all; single: one card at a time only")
+      ->check(CLI::IsMember({"grow", "pairs", "single"}));
+  cmd->add_option("--log-dir", args->log_dir, "Keep each run's whole output in DIR (run-NN-PHASE-DEVICES.log)")->type_name("DIR");
+  cmd->add_flag("--no-diagnose", args->no_diagnose, "Do not diagnose the output of failed runs with the knowledge base");
+  cmd->add_option("--max-runs", args->max_runs, "Stop after this many runs (default 200)")->check(CLI::Range(1, 100000));
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
+  cmd->add_option("-f,--format", args->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->footer("A run passes when the command exits with status 0 within the timeout.\n"
+              "Exit status: 0 every run passed, 1 a card, pair or set fails, 2 usage error (command not found, no "
+              "devices), 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

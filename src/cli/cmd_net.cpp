@@ -1,0 +1,263 @@
+// npu-doctor net serve|test: the network between nodes, measured with npu-doctor's own TCP
+// server and client (docs/net.md): reachability, round-trip latency, throughput, and the
+// all-pairs matrix that points at the broken or slow link.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <iostream>
+
+#include "analyzers/hccl/finding_set.hpp"
+#include "analyzers/hccl/input_file.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "net/endpoint.hpp"
+#include "net/matrix.hpp"
+#include "net/net_analysis.hpp"
+#include "net/net_render.hpp"
+#include "net/server.hpp"
+#include "net/units.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+using namespace npu_doctor::net;
+
+struct ServeArgs {
+  int port = kDefaultPort;
+  std::string bind;
+  std::string max_rate;
+  bool no_relay = false;
+  std::size_t max_clients = 32;
+  std::string idle_timeout = "30s";
+  std::string exit_after;
+};
+
+int run_serve(const ServeArgs& a) {
+  ServerOptions o;
+  o.bind = a.bind;
+  o.port = static_cast<uint16_t>(a.port);
+  o.allow_relay = !a.no_relay;
+  o.max_clients = a.max_clients;
+  if (!a.max_rate.empty()) {
+    const auto bps = parse_rate_bps(a.max_rate);
+    if (!bps) {
+      std::cerr << "npu-doctor: --max-rate '" << a.max_rate << "' is not a rate (e.g. 100M, 1G: bits per second)\n";
+      return kUsage;
+    }
+    o.max_rate = *bps / 8;
+  }
+  const auto idle = parse_duration(a.idle_timeout);
+  if (!idle || idle->count() < 100) {
+    std::cerr << "npu-doctor: --idle-timeout '" << a.idle_timeout << "' is not a duration of at least 100ms\n";
+    return kUsage;
+  }
+  o.idle_timeout = *idle;
+  std::optional<std::chrono::milliseconds> exit_after;
+  if (!a.exit_after.empty()) {
+    exit_after = parse_duration(a.exit_after);
+    if (!exit_after) {
+      std::cerr << "npu-doctor: --exit-after '" << a.exit_after << "' is not a duration (e.g. 10m, 30s)\n";
+      return kUsage;
+    }
+  }
+  // SIGINT/SIGTERM are taken synchronously below: block them before any thread starts.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::string error;
+  auto server = NetServer::start(o, &error);
+  if (!server) {
+    std::cerr << "npu-doctor: net serve: cannot listen on " << (a.bind.empty() ? "*" : a.bind) << " port " << a.port
+              << ": " << error << "\n";
+    return kUsage;
+  }
+  std::cout << "npu-doctor net serve: listening on " << server->address() << " port " << server->port()
+            << (o.allow_relay ? "" : " (no relay)") << std::endl;
+  for (;;) {
+    timespec ts{};
+    const long long ms = exit_after ? exit_after->count() : 3600000LL;
+    ts.tv_sec = static_cast<time_t>(ms / 1000);
+    ts.tv_nsec = static_cast<long>((ms % 1000) * 1000000);
+    const int sig = sigtimedwait(&stop_signals, nullptr, &ts);
+    if (sig > 0 || exit_after) break;
+    if (sig < 0 && errno != EAGAIN && errno != EINTR) break;
+  }
+  server->stop();
+  std::cout << "npu-doctor net serve: stopped after " << server->connections_served() << " connections" << std::endl;
+  return kOk;
+}
+
+struct TestArgs {
+  std::vector<std::string> hosts;
+  std::string matrix;
+  int port = kDefaultPort;
+  int pings = 20;
+  std::string duration = "2s";
+  std::string connect_timeout = "3s";
+  std::string answer_timeout = "3s";
+  bool no_throughput = false;
+  std::string expect;
+  std::optional<double> max_rtt_ms;
+  double min_ratio = 0.5;
+  bool sequential = false;
+  std::string format = "text";
+  std::string output = "-";
+};
+
+std::optional<std::chrono::milliseconds> duration_arg(const std::string& name, const std::string& v) {
+  auto d = parse_duration(v);
+  if (!d) std::cerr << "npu-doctor: " << name << " '" << v << "' is not a duration (e.g. 2s, 500ms)\n";
+  return d;
+}
+
+int run_test(const GlobalOptions& g, const TestArgs& a) {
+  if (a.hosts.empty() == a.matrix.empty()) {
+    std::cerr << "npu-doctor: net test: give either HOST[:PORT]... or --matrix HOSTFILE\n";
+    return kUsage;
+  }
+  LinkTestOptions lo;
+  lo.pings = a.pings;
+  const auto duration = duration_arg("--duration", a.duration);
+  const auto connect = duration_arg("--connect-timeout", a.connect_timeout);
+  const auto answer = duration_arg("--answer-timeout", a.answer_timeout);
+  if (!duration || !connect || !answer) return kUsage;
+  if (connect->count() < 10 || answer->count() < 10 || duration->count() > 600000) {
+    std::cerr << "npu-doctor: net test: timeouts must be at least 10ms and --duration at most 10m\n";
+    return kUsage;
+  }
+  lo.duration = a.no_throughput ? std::chrono::milliseconds(0) : *duration;
+  lo.connect_timeout = *connect;
+  lo.answer_timeout = *answer;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  lo.self_name = host;
+
+  NetAnalysisOptions ao;
+  ao.max_rtt_ms = a.max_rtt_ms;
+  ao.min_ratio = a.min_ratio;
+  if (!a.expect.empty()) {
+    ao.expect_bps = parse_rate_bps(a.expect);
+    if (!ao.expect_bps) {
+      std::cerr << "npu-doctor: --expect-throughput '" << a.expect << "' is not a rate (e.g. 9G, 800M: bits per second)\n";
+      return kUsage;
+    }
+  }
+  const auto port = static_cast<uint16_t>(a.port);
+  std::vector<Endpoint> targets;
+  if (!a.matrix.empty()) {
+    const hccl::InputText in = hccl::read_input(a.matrix, 4u << 20);
+    if (!in.ok()) {
+      std::cerr << "npu-doctor: " << a.matrix << ": " << in.error << "\n";
+      return kUsage;
+    }
+    std::string error;
+    auto entries = parse_hostfile(in.text, port, &error);
+    if (!entries) {
+      std::cerr << "npu-doctor: " << a.matrix << ": " << error << "\n";
+      return kUsage;
+    }
+    for (const auto& e : *entries) targets.push_back(e.endpoint);
+    if (targets.size() < 2) {
+      std::cerr << "npu-doctor: " << a.matrix << ": the matrix needs at least two hosts (found " << targets.size() << ")\n";
+      return kUsage;
+    }
+  } else {
+    for (const auto& h : a.hosts) {
+      std::string error;
+      auto e = parse_endpoint(h, port, &error);
+      if (!e) {
+        std::cerr << "npu-doctor: net test: " << error << "\n";
+        return kUsage;
+      }
+      targets.push_back(*e);
+    }
+  }
+  auto kb = load_kb(g, std::cerr);
+  NetReport report;
+  if (!a.matrix.empty()) {
+    MatrixOptions mo;
+    mo.link = lo;
+    mo.parallel = !a.sequential;
+    report = analyse_matrix(run_matrix(targets, mo), lo, ao, *kb);
+  } else {
+    std::vector<LinkResult> links;
+    for (const auto& t : targets) links.push_back(test_link(t, lo));
+    report = analyse_direct(targets, std::move(links), lo, ao, *kb);
+  }
+  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+  const bool ok = write_output(
+      a.output,
+      [&](std::ostream& out) {
+        if (a.format == "json") render_net_json(report, ro, out);
+        else render_net_text(report, ro, out);
+      },
+      std::cerr);
+  if (!ok) return kUsage;
+  if (!report.internal_errors.empty()) {
+    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
+    return kInternal;
+  }
+  return hccl::exit_status_for(report.findings) == 0 ? kOk : kFindings;
+}
+
+}  // namespace
+
+void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  CLI::App* net = app.add_subcommand("net", "Test the network between nodes: reachability, latency, throughput, all pairs");
+  net->require_subcommand(1);
+
+  auto sa = std::make_shared<ServeArgs>();
+  CLI::App* s = net->add_subcommand("serve", "Answer `net test` from other nodes (run on every node to test)");
+  s->add_option("-p,--port", sa->port, "TCP port to listen on (default 46300; 0 = any free port)")->check(CLI::Range(0, 65535));
+  s->add_option("--bind", sa->bind, "Address to listen on (default: every address)")->type_name("ADDR");
+  s->add_option("--max-rate", sa->max_rate,
+                "Most a throughput stream may use, in bits per second (100M, 1G), to spare a production network")
+      ->type_name("RATE");
+  s->add_flag("--no-relay", sa->no_relay, "Do not test links to other servers when a tester asks (disables --matrix through this node)");
+  s->add_option("--max-clients", sa->max_clients, "Connections served at once (default 32)")->check(CLI::Range(1, 4096));
+  s->add_option("--idle-timeout", sa->idle_timeout, "Close a connection silent this long (default 30s)")->type_name("DURATION");
+  s->add_option("--exit-after", sa->exit_after, "Stop after this long (default: run until Ctrl-C or SIGTERM)")
+      ->type_name("DURATION");
+  s->footer("Prints 'npu-doctor net serve: listening on ADDR port PORT' when ready.\n"
+            "Exit status: 0 stopped by a signal or --exit-after, 2 cannot listen or bad option.");
+  s->callback([&exit_code, sa] { exit_code = run_serve(*sa); });
+
+  auto ta = std::make_shared<TestArgs>();
+  CLI::App* t = net->add_subcommand(
+      "test", "Measure the links from this host to servers, or between all pairs of a host list (--matrix)");
+  t->add_option("hosts", ta->hosts, "Servers to test: HOST, HOST:PORT or [IPv6]:PORT (each runs `npu-doctor net serve`)");
+  t->add_option("--matrix", ta->matrix,
+                "Test every pair of the hosts in HOSTFILE (one HOST[:PORT] per line; '#' comments; MPI 'slots=' ignored)")
+      ->type_name("HOSTFILE");
+  t->add_option("-p,--port", ta->port, "Port of hosts given without one (default 46300)")->check(CLI::Range(1, 65535));
+  t->add_option("--pings", ta->pings, "Round trips measured per link (default 20)")->check(CLI::Range(0, 10000));
+  t->add_option("--duration", ta->duration, "Throughput test length per direction (default 2s)")->type_name("DURATION");
+  t->add_flag("--no-throughput", ta->no_throughput, "Only reachability and latency");
+  t->add_option("--connect-timeout", ta->connect_timeout, "Give up connecting after this long (default 3s)")
+      ->type_name("DURATION");
+  t->add_option("--answer-timeout", ta->answer_timeout,
+                "A server must greet and answer each ping within this long (default 3s)")
+      ->type_name("DURATION");
+  t->add_option("--expect-throughput", ta->expect,
+                "Throughput each link should reach, in bits per second (25G, 800M); default: the upper quartile of all links")
+      ->type_name("RATE");
+  t->add_option("--max-rtt", ta->max_rtt_ms, "Flag links whose median round trip exceeds this many milliseconds")
+      ->check(CLI::PositiveNumber)
+      ->type_name("MS");
+  t->add_option("--min-ratio", ta->min_ratio, "Slow: below this fraction of the expected throughput or the upper quartile (default 0.5)")
+      ->check(CLI::Range(0.01, 1.0))
+      ->type_name("RATIO");
+  t->add_flag("--sequential", ta->sequential, "Matrix: one pair at a time (default: disjoint pairs at once)");
+  t->add_option("-f,--format", ta->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
+  t->add_option("-o,--output", ta->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  t->footer("Exit status: 0 every link fine, 1 a link is broken, slow or laggy, 2 usage error (bad host, unreadable "
+            "host file), 3 internal error.");
+  t->callback([&g, &exit_code, ta] { exit_code = run_test(g, *ta); });
+}
+
+}  // namespace npu_doctor::cli

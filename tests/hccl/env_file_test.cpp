@@ -1,0 +1,93 @@
+// Environment dumps in every form users have them: `env` output, exports, `declare -x`,
+// /proc/<pid>/environ, and npu-doctor's own capture.
+#include <gtest/gtest.h>
+
+#include "analyzers/hccl/env_file.hpp"
+#include "hccl/hccl_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace npu_doctor::hccl {
+namespace {
+
+using npu_doctor::testing::read_file;
+
+TEST(HcclEnvFile, EnvOutputKeepsLineNumbersAndTheRawValue) {
+  const auto f = parse_env_file("a.env", "PATH=/usr/bin\nMASTER_ADDR=10.0.0.1\n\nHCCL_IF_IP=10.0.0.1\nA=b=c\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, EnvFormat::env);
+  ASSERT_NE(f->find("HCCL_IF_IP"), nullptr);
+  EXPECT_EQ(f->find("HCCL_IF_IP")->line, 4u);
+  EXPECT_EQ(f->find("A")->value, "b=c");
+  EXPECT_EQ(f->find("NOPE"), nullptr);
+}
+
+TEST(HcclEnvFile, ExportsAndDeclareAreUnquoted) {
+  const auto f = parse_env_file("x", "export A=\"1 2\"\ndeclare -x B=\"say \\\"hi\\\"\"\nexport C='$x'\nsetenv D 5\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, EnvFormat::exports);
+  EXPECT_EQ(f->find("A")->value, "1 2");
+  EXPECT_EQ(f->find("B")->value, "say \"hi\"");
+  EXPECT_EQ(f->find("C")->value, "$x");
+  EXPECT_EQ(f->find("D")->value, "5");
+}
+
+TEST(HcclEnvFile, ProcEnvironIsNulSeparated) {
+  const std::string text = read_file(testing::fixture("env/mismatch/rank2.environ"));
+  const auto f = parse_env_file("rank2.environ", text);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, EnvFormat::environ);
+  EXPECT_EQ(f->find("MASTER_PORT")->value, "29501");
+  EXPECT_EQ(f->find("MASTER_PORT")->line, 3u) << "entry number";
+}
+
+TEST(HcclEnvFile, CaptureHeaderGivesTheHost) {
+  const auto f = parse_env_file("r3", read_file(testing::fixture("env/mismatch/rank3.env")));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, EnvFormat::capture);
+  EXPECT_EQ(f->host, "node-1");
+  EXPECT_EQ(f->find("RANK")->line, 8u);
+}
+
+TEST(HcclEnvFile, MultiLineValuesOfEnvOutputContinue) {
+  const auto f = parse_env_file("x", "BASH_FUNC_x%%=() {  echo hi\n}\nRANK=3\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->find("RANK")->value, "3");
+  EXPECT_EQ(f->vars.size(), 1u) << "BASH_FUNC_x%% is not a variable name, its lines are skipped";
+}
+
+TEST(HcclEnvFile, ALaterAssignmentWins) {
+  const auto f = parse_env_file("x", "export RANK=1\nexport RANK=2\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->find("RANK")->value, "2");
+  EXPECT_EQ(f->find("RANK")->line, 2u);
+}
+
+TEST(HcclEnvFile, GarbageEmptyAndBinaryAreRefusedWithAReason) {
+  std::string error;
+  EXPECT_FALSE(parse_env_file("x", "", &error));
+  EXPECT_NE(error.find("no NAME=value"), std::string::npos) << error;
+  EXPECT_FALSE(parse_env_file("x", "this is a log line\nanother one\n", &error));
+  std::string binary(4096, '\x01');
+  binary[10] = '\x7f';
+  EXPECT_FALSE(parse_env_file("x", binary, &error));
+  EXPECT_NE(error.find("binary"), std::string::npos) << error;
+  EXPECT_FALSE(parse_env_file("x", std::string("\0\0\0", 3), &error));
+}
+
+TEST(HcclEnvFile, CaptureKeepsOnlyJobVariablesAndReadsBack) {
+  const std::map<std::string, std::string> env = {{"HCCL_CONNECT_TIMEOUT", "600"}, {"RANK", "2"},
+                                                  {"AWS_SECRET_ACCESS_KEY", "x"}, {"PATH", "/bin"},
+                                                  {"HCCL_ALGO", "level0:NA;level1:ring\nx"}};
+  const std::string text = format_env_capture(env, "node-7", "/proc/1/environ", "2025-01-01T00:00:00");
+  EXPECT_EQ(text.find("SECRET"), std::string::npos);
+  EXPECT_EQ(text.find("PATH="), std::string::npos);
+  const auto f = parse_env_file("cap", text);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, EnvFormat::capture);
+  EXPECT_EQ(f->host, "node-7");
+  EXPECT_EQ(f->find("RANK")->value, "2");
+  EXPECT_EQ(f->find("HCCL_ALGO")->value, "level0:NA;level1:ring\nx") << "a newline survives the round trip";
+}
+
+}  // namespace
+}  // namespace npu_doctor::hccl

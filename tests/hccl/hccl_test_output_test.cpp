@@ -1,0 +1,100 @@
+// HCCL Test output: the result table in both layouts, Open MPI prefixes, per-rank check
+// failures, runs without results, and bandwidth far below the expected figure.
+#include <gtest/gtest.h>
+
+#include "analyzers/hccl/hccl_test_check.hpp"
+#include "analyzers/hccl/hccl_test_output.hpp"
+#include "hccl/hccl_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace npu_doctor::hccl {
+namespace {
+
+using npu_doctor::testing::builtin_kb;
+using npu_doctor::testing::read_file;
+
+HcclTestOutput parse_fixture(const std::string& name) {
+  return parse_hccl_test_output(name, read_file(testing::fixture("hccl_test/" + name)));
+}
+
+const Finding* find(const HcclTestReport& r, const std::string& id) {
+  for (const auto& f : r.findings) {
+    if (f.entry->id == id) return &f;
+  }
+  return nullptr;
+}
+
+std::string capture(const Evidence& e, const std::string& key) {
+  for (const auto& [k, v] : e.captures) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+TEST(HcclTestOutputParse, TheDocumentedTable) {
+  const auto t = parse_fixture("all_reduce_8p.txt");
+  EXPECT_TRUE(t.header_seen);
+  EXPECT_EQ(t.test, "all_reduce_test");
+  EXPECT_EQ(t.min_bytes, 8192u);
+  EXPECT_EQ(t.max_bytes, 67108864u);
+  EXPECT_EQ(t.iters, 20);
+  ASSERT_EQ(t.rows.size(), 14u);
+  EXPECT_EQ(t.rows[0].data_size, 8192u);
+  EXPECT_DOUBLE_EQ(t.rows[0].avg_time_us, 764.55);
+  EXPECT_EQ(t.rows[0].line, 4u);
+  EXPECT_DOUBLE_EQ(*t.peak_bandwidth(), 23.76245);
+  EXPECT_EQ(t.rows.back().check, "success");
+}
+
+TEST(HcclTestOutputParse, OldLayoutOpenMpiPrefixesAndFailures) {
+  const auto old = parse_fixture("old_format_null.txt");
+  EXPECT_EQ(old.test, "all_gather_test");
+  ASSERT_EQ(old.rows.size(), 3u);
+  EXPECT_EQ(old.rows[2].check, "NULL");
+  const auto tagged = parse_fixture("check_failed_tagged.txt");
+  ASSERT_EQ(tagged.rows.size(), 3u);
+  EXPECT_EQ(tagged.rows[1].check, "failed");
+  ASSERT_EQ(tagged.rank_failures.size(), 1u);
+  EXPECT_EQ(tagged.rank_failures[0].rank, 3);
+  EXPECT_EQ(tagged.rank_failures[0].data_size, 65536u);
+  const auto none = parse_hccl_test_output("x", "hello\nworld\n");
+  EXPECT_FALSE(none.looks_like_hccl_test());
+}
+
+TEST(HcclTestCheck, FailedChecksNameTheRanks) {
+  const auto r = check_hccl_test({parse_fixture("check_failed_tagged.txt")}, {}, builtin_kb());
+  const Finding* f = find(r, "net.hccl-test-check-failed");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 2u) << "the failed row and rank 3's line";
+  EXPECT_EQ(capture(f->first(), "ranks"), "3");
+  EXPECT_EQ(f->first().line, 5u);
+}
+
+TEST(HcclTestCheck, ARunWithoutResultsShowsItsErrors) {
+  const auto r = check_hccl_test({parse_fixture("init_failed.txt")}, {}, builtin_kb());
+  const Finding* f = find(r, "net.hccl-test-no-result");
+  ASSERT_NE(f, nullptr);
+  EXPECT_GE(f->evidence.size(), 2u);
+  EXPECT_NE(f->first().text.find("topo exchange agent get socket timeout"), std::string::npos);
+}
+
+TEST(HcclTestCheck, LowBandwidthAgainstAGivenFigureOrTheMedian) {
+  HcclTestOptions given;
+  given.expect_bandwidth = 50;
+  const auto r = check_hccl_test({parse_fixture("all_reduce_8p.txt")}, given, builtin_kb());
+  const Finding* f = find(r, "net.hccl-test-low-bandwidth");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->first().line, 17u) << "the peak row";
+  EXPECT_EQ(capture(f->first(), "ratio"), "48%");
+  EXPECT_TRUE(check_hccl_test({parse_fixture("all_reduce_8p.txt")}, {}, builtin_kb()).findings.empty())
+      << "one output and no figure: nothing to compare with";
+  const auto m = check_hccl_test({parse_fixture("all_reduce_8p.txt"), parse_fixture("slow_node.txt")}, {}, builtin_kb());
+  const Finding* slow = find(m, "net.hccl-test-low-bandwidth");
+  ASSERT_NE(slow, nullptr);
+  EXPECT_EQ(slow->count, 1u);
+  EXPECT_EQ(slow->first().path, "slow_node.txt");
+  EXPECT_EQ(capture(slow->first(), "expected_from"), "median of the outputs");
+}
+
+}  // namespace
+}  // namespace npu_doctor::hccl
