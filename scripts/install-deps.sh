@@ -15,7 +15,8 @@ else
 fi
 
 packages="build-essential cmake pkg-config $engine libpcre2-dev libarchive-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev python3"
+          nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev python3
+          libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $packages; do

@@ -39,6 +39,11 @@ struct DiagnosisReport {
   const Finding* root_finding() const { return root ? &findings[root->finding] : nullptr; }
 };
 
+// The last steps of a diagnosis, once inputs and findings are gathered (by a scan, or
+// merged from node summaries): findings in order of first occurrence, the cross-rank
+// analysis, the root cause.
+void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster);
+
 class KbMatcher;
 
 class Diagnoser {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "npu_doctor/vocabulary.hpp"
@@ -106,6 +107,9 @@ class KnowledgeBase {
   const std::vector<Entry>& entries() const { return entries_; }
   const std::vector<Extractor>& extractors() const { return extractors_; }
   const std::string& version() const { return version_; }
+  // Gives the entries and extractors away (to layer more files over them); the
+  // knowledge base is empty afterwards.
+  std::pair<std::vector<Entry>, std::vector<Extractor>> release() &&;
 
   const Entry* find_id(std::string_view id) const;
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/diagnosis.hpp"
 
@@ -21,25 +22,6 @@ struct DiagnoseArgs {
   std::string skew = "5s";
   std::optional<int> world_size;
 };
-
-// "5s", "500ms", "2m", "1.5" (seconds) -> microseconds; nullopt when not a duration.
-std::optional<int64_t> parse_duration_us(const std::string& s) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    return std::nullopt;
-  }
-  const std::string unit = s.substr(used);
-  double scale = 1e6;
-  if (unit == "ms") scale = 1e3;
-  else if (unit == "m" || unit == "min") scale = 60e6;
-  else if (unit == "h") scale = 3600e6;
-  else if (!unit.empty() && unit != "s") return std::nullopt;
-  if (v < 0) return std::nullopt;
-  return static_cast<int64_t>(v * scale);
-}
 
 int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   auto kb = load_kb(g, std::cerr);
@@ -61,31 +43,7 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   }
   opts.cluster.skew_us = *skew;
   opts.cluster.world_size = a.world_size;
-  const DiagnosisReport report = diagnoser.run(opts);
-  for (const auto& w : report.warnings) std::cerr << "npu-doctor: " << w << "\n";
-
-  for (const auto& in : report.inputs) {
-    if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
-    }
-  }
-  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
-  const bool ok = write_output(
-      a.output,
-      [&](std::ostream& out) {
-        if (a.format == "json") render_diagnosis_json(report, ro, out);
-        else if (a.format == "markdown") render_diagnosis_markdown(report, ro, out);
-        else render_diagnosis_text(report, ro, out);
-      },
-      std::cerr);
-  if (!ok) return kUsage;
-  if (!report.any_input_scanned()) {
-    std::cerr << "npu-doctor: no input could be scanned";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
-    std::cerr << "\n";
-    return kUsage;
-  }
-  return report.root ? kFindings : kOk;
+  return write_diagnosis(g, diagnoser.run(opts), a.format, a.output);
 }
 
 }  // namespace
@@ -96,7 +54,7 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
       ->required();
   cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+      ->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
   cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");

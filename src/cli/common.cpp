@@ -1,5 +1,9 @@
 #include "common.hpp"
 
+#include "exit_codes.hpp"
+#include "npu_doctor/duration.hpp"
+#include "npu_doctor/version.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -99,6 +103,32 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
     return false;
   }
   return true;
+}
+
+std::optional<int64_t> parse_duration_us(const std::string& s) {
+  const auto d = parse_duration(s);
+  if (!d) return std::nullopt;
+  return static_cast<int64_t>(d->count()) * 1000;
+}
+
+void prepare_app(CLI::App& app, GlobalOptions& g) {
+  app.set_version_flag("--version", std::string("npu-doctor ") + std::string(kVersion));
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand name
+  add_global_options(app, g);
+}
+
+int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kOk : kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "npu-doctor: internal error: " << e.what() << "\nPlease report this with the command line.\n";
+    return kInternal;
+  }
+  return exit_code;
 }
 
 }  // namespace npu_doctor::cli

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,6 +22,14 @@ struct GlobalOptions {
 
 void add_global_options(CLI::App& app, GlobalOptions& g);
 
+// What every entry point does before its subcommands register: --version, one
+// subcommand required, global options (also after the subcommand name).
+void prepare_app(CLI::App& app, GlobalOptions& g);
+
+// Parses and runs the chosen subcommand; the exit status (usage errors 2, an escaped
+// exception 3 with a request to report it).
+int run_app(CLI::App& app, int argc, char** argv, const int& exit_code);
+
 // Loads the built-in knowledge base plus the user's; prints problems with user files
 // to stderr (a user's broken entry is left out, the rest still works).
 std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err);
@@ -37,6 +46,9 @@ void print_problem(const KbProblem& p, std::ostream& err);
 // Writes with `write` to `path` ("-" = stdout) via a temporary file renamed when
 // complete, so a partial file is never left looking complete. False on failure.
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err);
+
+// "5s", "500ms", "2m", "1h", "1.5" (seconds) -> microseconds (npu_doctor/duration.hpp).
+std::optional<int64_t> parse_duration_us(const std::string& s);
 
 // A subcommand registers itself and sets `exit_code` when it runs.
 using Setup = void (*)(CLI::App& app, GlobalOptions& g, int& exit_code);

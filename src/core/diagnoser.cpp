@@ -129,14 +129,18 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
   report.findings = all.take();
+  report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
+  conclude_diagnosis(report, kb_, options.cluster);
+  return report;
+}
+
+void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
   // Presentation order: where each finding first occurs (input, then line).
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
   });
-  report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
-  report.cluster = analyze_cluster(report.inputs, kb_, options.cluster);
+  report.cluster = analyze_cluster(report.inputs, kb, cluster);
   report.root = choose_root_cause(report.findings, cluster_root(report));
-  return report;
 }
 
 }  // namespace npu_doctor

@@ -49,7 +49,13 @@ void FindingCollector::offset_inputs(std::size_t offset) {
 }
 
 void FindingCollector::merge(FindingCollector&& later) {
-  for (auto& f : later.findings_) {
+  merge(std::move(later.findings_));
+  later.findings_.clear();
+  later.index_.clear();
+}
+
+void FindingCollector::merge(std::vector<Finding>&& later) {
+  for (auto& f : later) {
     auto [it, inserted] = index_.emplace(finding_key(f), findings_.size());
     if (inserted) {
       findings_.push_back(std::move(f));
@@ -63,8 +69,7 @@ void FindingCollector::merge(FindingCollector&& later) {
       mine.evidence.push_back(std::move(e));
     }
   }
-  later.findings_.clear();
-  later.index_.clear();
+  later.clear();
 }
 
 }  // namespace npu_doctor

@@ -33,6 +33,8 @@ class FindingCollector {
 
   // Adds `later` (whose inputs come after ours) into this collector.
   void merge(FindingCollector&& later);
+  // Adds findings from elsewhere (another node's summary) whose inputs come after ours.
+  void merge(std::vector<Finding>&& later);
 
   std::vector<Finding> take() { return std::move(findings_); }
   const std::vector<Finding>& findings() const { return findings_; }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
@@ -488,9 +489,10 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
         problems.push_back({std::string(f.name), 0, "the built-in knowledge base is damaged; rebuild npu-doctor", true});
         continue;
       }
-      entries = snapshot->entries();
-      extractors = snapshot->extractors();
+      // The usual case: nothing layered on top, and the snapshot was linted at build time.
+      if (options.builtin_paths.empty() && options.user_paths.empty()) return std::move(*snapshot);
       base_version = snapshot->version();
+      std::tie(entries, extractors) = std::move(*snapshot).release();
     }
   }
   std::map<std::string, std::size_t> entry_index;

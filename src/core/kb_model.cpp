@@ -89,6 +89,14 @@ KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> 
   }
 }
 
+std::pair<std::vector<Entry>, std::vector<Extractor>> KnowledgeBase::release() && {
+  by_id_.clear();
+  by_code_.clear();
+  fallbacks_.clear();
+  by_name_.clear();
+  return {std::move(entries_), std::move(extractors_)};
+}
+
 const Entry* KnowledgeBase::find_id(std::string_view id) const {
   auto it = by_id_.find(id);
   return it == by_id_.end() ? nullptr : &entries_[it->second];

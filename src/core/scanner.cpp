@@ -1,5 +1,7 @@
 #include "scanner.hpp"
 
+#include "chunk_reader.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -102,54 +104,44 @@ std::string Scanner::context_text(std::string_view raw) const {
 }
 
 void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out) {
-  std::vector<char> buf(options_.block_size);
-  std::size_t len = 0;
-  bool eof = false;
+  ChunkReader reader(in, options_.block_size, options_.read_ahead);
   bool first = true;
-  std::string read_error;
   BlockState st;
   st.input = input_index;
   st.path = report.path;
   st.timeline = &report.timeline;
   uint64_t bytes = 0;
   bool last_byte_newline = true;
+  std::string_view carry;
 
   for (;;) {
-    while (len < buf.size() && !eof) {
-      const long r = in.read(buf.data() + len, buf.size() - len);
-      if (r < 0) {
-        read_error = in.error();
-        eof = true;
-      } else if (r == 0) {
-        eof = true;
-      } else {
-        len += static_cast<std::size_t>(r);
-      }
-    }
+    const ChunkReader::Chunk chunk = reader.next(carry);
+    const std::string_view view = chunk.view;
     if (first) {
       first = false;
-      if (looks_binary(std::string_view(buf.data(), std::min(len, kBinaryProbeBytes)))) {
+      if (looks_binary(view.substr(0, kBinaryProbeBytes))) {
         report.status = InputStatus::skipped;
         report.note = "binary data, not a text log";
         return;
       }
     }
-    if (len == 0) break;
-    std::size_t cut = len;
-    if (!eof) {
-      // Scan whole lines; a line longer than a block is cut and continues next block.
-      const void* nl = memrchr(buf.data(), '\n', len);
-      if (nl != nullptr) cut = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data()) + 1;
+    if (view.empty()) break;
+    std::size_t cut = view.size();
+    if (!chunk.eof) {
+      // Scan whole lines; the unfinished last line is carried into the next chunk. A chunk
+      // without any line end (a huge line) is scanned whole and the line continues next time.
+      const void* nl = memrchr(view.data(), '\n', view.size());
+      if (nl != nullptr) cut = static_cast<std::size_t>(static_cast<const char*>(nl) - view.data()) + 1;
     }
-    const std::string_view block(buf.data(), cut);
+    const std::string_view block = view.substr(0, cut);
     if (!report.timeline.first_time) report.timeline.first_time = first_timestamp(block);
     process_block(block, st, out);
     bytes += cut;
     last_byte_newline = block.back() == '\n';
-    std::memmove(buf.data(), buf.data() + cut, len - cut);
-    len -= cut;
-    if (eof && len == 0) break;
+    carry = view.substr(cut);
+    if (chunk.eof) break;
   }
+  const std::string& read_error = reader.error();
   report.bytes = bytes;
   report.lines = bytes == 0 ? 0 : st.first_line - 1 + (last_byte_newline ? 0 : 1);
   for (auto it = st.tail.rbegin(); it != st.tail.rend() && !report.timeline.last_time; ++it) {

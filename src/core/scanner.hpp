@@ -21,6 +21,7 @@ struct ScanOptions {
   std::size_t after = 4;           // and after it
   std::size_t max_evidence = 3;    // evidence occurrences kept per finding
   std::size_t block_size = 4u << 20;
+  bool read_ahead = true;          // read the next block on a second thread (inputs over one block)
   std::size_t max_text = 2048;     // bytes of an evidence or context line shown
 };
 

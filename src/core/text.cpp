@@ -1,5 +1,7 @@
 #include "npu_doctor/text.hpp"
 
+#include <cctype>
+
 namespace npu_doctor {
 namespace {
 
@@ -87,6 +89,24 @@ bool looks_binary(std::string_view head) {
   }
   // A crashed job can leave a few NUL bytes in a text log; a binary file has many.
   return nul * 100 > head.size() || control * 10 > head.size();
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
 }
 
 }  // namespace npu_doctor

@@ -1,4 +1,5 @@
 #include "npu_doctor/parse/npu_smi.hpp"
+#include "npu_doctor/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,24 +7,6 @@
 
 namespace npu_doctor {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == sep) {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  return out;
-}
 
 std::vector<std::string_view> words(std::string_view s) {
   std::vector<std::string_view> out;

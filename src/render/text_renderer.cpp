@@ -5,6 +5,7 @@
 #include "npu_doctor/render.hpp"
 #include "report_text.hpp"
 #include "ui_text.hpp"
+#include "terminal_style.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -13,18 +14,7 @@ using render_detail::location;
 using render_detail::short_label;
 using ui::Text;
 
-struct Style {
-  bool on;
-  std::string wrap(std::string_view code, std::string_view s) const {
-    if (!on) return std::string(s);
-    return "\x1b[" + std::string(code) + "m" + std::string(s) + "\x1b[0m";
-  }
-  std::string bold(std::string_view s) const { return wrap("1", s); }
-  std::string red(std::string_view s) const { return wrap("1;31", s); }
-  std::string yellow(std::string_view s) const { return wrap("33", s); }
-  std::string dim(std::string_view s) const { return wrap("2", s); }
-  std::string cyan(std::string_view s) const { return wrap("36", s); }
-};
+using Style = render_detail::TerminalStyle;
 
 std::string human_bytes(uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

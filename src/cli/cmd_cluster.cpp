@@ -1,0 +1,206 @@
+// npu-doctor cluster: every node scans its own logs (and, with --check, its environment)
+// and sends a summary to node 0, which names the cluster's root cause. Under mpirun the
+// nodes are MPI ranks; without it this machine is the only node (with --summary-out its
+// summary is kept for `npu-doctor merge`).
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "common.hpp"
+#include "diagnosis_output.hpp"
+#include "exit_codes.hpp"
+#include "fleet/node_environment.hpp"
+#include "fleet/node_scan.hpp"
+#include "fleet/node_transport.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct ClusterArgs {
+  std::vector<std::string> logs;
+  bool check = false;
+  std::string root = "/";
+  std::string node_timeout = "300s";
+  std::string summary_out;
+  std::string hostname;
+  std::string format = "text";
+  std::string output = "-";
+  unsigned jobs = 0;
+  std::size_t max_evidence = 3;
+  std::vector<std::string> rank_patterns;
+  std::string skew = "5s";
+  std::optional<int> world_size;
+};
+
+// Root waits this much longer than a node's own timeout: a node that times out still
+// needs a moment to say so.
+constexpr auto kGatherGrace = std::chrono::seconds(30);
+
+// This node's summary, made under the node timeout; `abandoned` when the work is still
+// running (the process must then leave with std::_Exit).
+// The summary points into `kb`: the caller keeps it alive as long as the summary.
+NodeSummary summarise_this_node(const std::shared_ptr<const KnowledgeBase>& kb, const ClusterArgs& a,
+                                const std::string& host, int node, std::chrono::milliseconds timeout,
+                                bool& abandoned) {
+  DiagnoseOptions opts;
+  for (const auto& p : a.logs) opts.paths.push_back(expand_node_placeholders(p, host, node));
+  opts.jobs = a.jobs;
+  opts.max_evidence = a.max_evidence;
+  opts.rank_patterns = a.rank_patterns;
+  const NodeEnvironmentOptions env{a.check, a.root, timeout};
+  std::function<NodeSummary()> work = [kb, opts, host, node, env] {
+    std::vector<KbProblem> problems;  // the knowledge base's own problems were printed when it loaded
+    const Diagnoser diagnoser(*kb, problems, cache_dir());
+    NodeSummary s = scan_node(diagnoser, opts, host, node, kb->version());
+    add_node_environment(s, *kb, env);
+    return s;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<NodeSummary> done;
+  try {
+    done = run_with_deadline(std::move(work), timeout);
+  } catch (const std::exception& e) {
+    NodeSummary failed;
+    failed.status = NodeSummary::Status::failed;
+    failed.note = std::string("the scan failed: ") + e.what();
+    done = std::move(failed);
+  }
+  if (!done) {
+    abandoned = true;
+    done.emplace();
+    done->status = NodeSummary::Status::timeout;
+    done->note = "did not finish within --node-timeout " + a.node_timeout;
+  }
+  done->host = host;
+  done->node = node;
+  done->kb_version = kb->version();
+  done->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::move(*done);
+}
+
+// Node 0: every summary, or a stand-in saying why a node has none.
+std::vector<NodeSummary> read_summaries(const std::vector<std::optional<std::string>>& texts, const KnowledgeBase& kb,
+                                        const std::string& node_timeout, std::vector<std::string>& warnings) {
+  std::vector<NodeSummary> nodes;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    NodeSummary s;
+    std::string error;
+    if (!texts[i]) {
+      s.status = NodeSummary::Status::timeout;
+      s.note = "sent no summary within --node-timeout " + node_timeout + " and a grace period";
+    } else if (!parse_node_summary(*texts[i], kb, s, error, warnings)) {
+      s = NodeSummary{};
+      s.status = NodeSummary::Status::failed;
+      s.note = "its summary could not be read: " + error;
+    }
+    s.node = static_cast<int>(i);
+    if (s.host.empty()) s.host = "node-" + std::to_string(i);
+    nodes.push_back(std::move(s));
+  }
+  return nodes;
+}
+
+int run(const GlobalOptions& g, const ClusterArgs& a) {
+  const auto skew = parse_duration_us(a.skew);
+  const auto node_timeout = parse_duration_us(a.node_timeout);
+  if (!skew || !node_timeout || *node_timeout < 1000) {
+    std::cerr << "npu-doctor: --skew and --node-timeout take durations (e.g. 5s, 500ms, 2m; timeout at least 1ms)\n";
+    return kUsage;
+  }
+  if (a.logs.empty() && !a.check) {
+    std::cerr << "npu-doctor: cluster needs --logs PATH (repeatable) or --check\n";
+    return kUsage;
+  }
+  std::string error;
+  const auto transport = make_node_transport(error);
+  if (!transport) {
+    std::cerr << "npu-doctor: " << error << "\n";
+    return kUsage;
+  }
+  const auto start = NodeTransport::Clock::now();
+  const int node = transport->node();
+  const std::string host =
+      a.hostname.empty() ? local_hostname() : expand_node_placeholders(a.hostname, local_hostname(), node);
+  const auto timeout = std::chrono::milliseconds(*node_timeout / 1000);
+
+  // Only node 0 shows the knowledge base's problems (a user file with a broken entry).
+  std::ostringstream quiet;
+  const std::shared_ptr<const KnowledgeBase> kb = load_kb(g, node == 0 ? std::cerr : quiet);
+  bool abandoned = false;
+  const NodeSummary own = summarise_this_node(kb, a, host, node, timeout, abandoned);
+  const std::string own_json = node_summary_json(own);
+  int rc = kOk;
+  if (!a.summary_out.empty()) {
+    const std::string path = expand_node_placeholders(a.summary_out, host, node);
+    if (!write_output(path, [&](std::ostream& out) { out << own_json; }, std::cerr)) rc = kUsage;
+  }
+  const auto texts = transport->gather(own_json, start + timeout + kGatherGrace);
+  bool everyone = true;
+  if (node == 0) {
+    std::vector<std::string> warnings;
+    std::vector<NodeSummary> nodes = read_summaries(texts, *kb, a.node_timeout, warnings);
+    std::size_t reported = 0;
+    for (const auto& n : nodes) reported += n.status == NodeSummary::Status::ok ? 1 : 0;
+    everyone = std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); });
+    MergeOptions mo;
+    mo.max_evidence = a.max_evidence;
+    mo.cluster.skew_us = *skew;
+    mo.cluster.world_size = a.world_size;
+    DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
+    for (auto& w : warnings) report.warnings.push_back(std::move(w));
+    std::cerr << "npu-doctor: cluster: " << reported << " of " << texts.size() << " node(s) scanned ("
+              << transport->name() << ")\n";
+    const int written = write_diagnosis(g, report, a.format, a.output);
+    rc = rc == kUsage ? rc : written;
+    if (reported == 0) {
+      std::cerr << "npu-doctor: cluster: no node could be scanned\n";
+      rc = kUsage;
+    }
+  }
+  rc = transport->finish(everyone, rc);
+  if (abandoned) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(rc);  // this node's scan is still running on another thread
+  }
+  return rc;
+}
+
+}  // namespace
+
+void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<ClusterArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "cluster", "Diagnose a whole cluster: run under mpirun, one process per node (or alone, with --summary-out)");
+  cmd->add_option("--logs", args->logs,
+                  "This node's logs: files, directories, archives; {hostname} and {rank} are replaced per node (repeatable)")
+      ->type_name("PATH");
+  cmd->add_flag("--check", args->check, "Also run the environment doctor on every node; versions that differ between nodes are findings");
+  cmd->add_option("--root", args->root, "With --check: the file-system root to inspect (a sysroot; default /)")->type_name("DIR");
+  cmd->add_option("--node-timeout", args->node_timeout,
+                  "A node whose scan takes longer is reported as not scanned (default 300s)")
+      ->type_name("DURATION");
+  cmd->add_option("--summary-out", args->summary_out,
+                  "Also write this node's summary to FILE ({hostname}, {rank} replaced), for `npu-doctor merge`")
+      ->type_name("FILE");
+  cmd->add_option("--hostname", args->hostname, "The name this node goes by in the report (default: its host name; {rank} replaced)")
+      ->type_name("NAME");
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout (node 0 only)")->type_name("FILE");
+  cmd->add_option("-j,--jobs", args->jobs, "Threads per node for many files (default: all cores)");
+  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--rank-pattern", args->rank_patterns,
+                  "Regex with (?<rank>\\d+) and (?<host>...) applied to each log path (as in diagnose)")
+      ->type_name("REGEX");
+  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts (default 5s)")->type_name("DURATION");
+  cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->footer(
+      "Example: mpirun --hostfile hosts -N 1 npu-doctor cluster --logs '/var/log/npu/{hostname}' --check\n"
+      "Exit status: 0 no error found, 1 a root cause was found, 2 usage error or nothing scanned, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

@@ -1,0 +1,100 @@
+// npu-doctor merge SUMMARY.json...: the cluster report from per-node summaries written
+// with `npu-doctor cluster --summary-out` (for sites that run one job per node under
+// Kubernetes or Slurm instead of mpirun).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common.hpp"
+#include "diagnosis_output.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/node_summary.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> files;
+  std::string format = "text";
+  std::string output = "-";
+  std::size_t max_evidence = 3;
+  std::string skew = "5s";
+  std::optional<int> world_size;
+};
+
+// A summary is small (findings and timelines, no logs); anything larger is not one.
+constexpr std::uintmax_t kMaxSummaryBytes = 256u << 20;
+
+std::optional<std::string> read_summary_file(const std::string& path, std::string& error) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    error = ec.message();
+    return std::nullopt;
+  }
+  if (size > kMaxSummaryBytes) {
+    error = "larger than 256 MiB: not a node summary";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) {
+    error = "cannot read it";
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+int run(const GlobalOptions& g, const MergeArgs& a) {
+  const auto skew = parse_duration_us(a.skew);
+  if (!skew) {
+    std::cerr << "npu-doctor: --skew '" << a.skew << "' is not a duration (e.g. 5s, 500ms, 2m)\n";
+    return kUsage;
+  }
+  auto kb = load_kb(g, std::cerr);
+  std::vector<NodeSummary> nodes;
+  std::vector<std::string> warnings;
+  for (const auto& path : a.files) {
+    std::string error;
+    const auto text = read_summary_file(path, error);
+    NodeSummary s;
+    if (!text || !parse_node_summary(*text, *kb, s, error, warnings)) {
+      std::cerr << "npu-doctor: " << path << ": " << error << "; left out\n";
+      continue;
+    }
+    nodes.push_back(std::move(s));
+  }
+  if (nodes.empty()) {
+    std::cerr << "npu-doctor: merge: no readable node summary among " << a.files.size() << " file(s)\n";
+    return kUsage;
+  }
+  MergeOptions mo;
+  mo.max_evidence = a.max_evidence;
+  mo.cluster.skew_us = *skew;
+  mo.cluster.world_size = a.world_size;
+  const std::size_t count = nodes.size();
+  DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
+  for (auto& w : warnings) report.warnings.push_back(std::move(w));
+  std::cerr << "npu-doctor: merge: " << count << " node summar" << (count == 1 ? "y" : "ies") << "\n";
+  return write_diagnosis(g, report, a.format, a.output);
+}
+
+}  // namespace
+
+void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<MergeArgs>();
+  CLI::App* cmd = app.add_subcommand("merge", "Combine node summaries (cluster --summary-out) into one cluster report");
+  cmd->add_option("summaries", args->files, "Node summary files (JSON, npu-doctor/node-summary/v1)")->required();
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts (default 5s)")->type_name("DURATION");
+  cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->footer("Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no summary readable, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

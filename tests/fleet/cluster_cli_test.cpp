@@ -1,0 +1,79 @@
+// `npu-doctor cluster` as a single node (what every node of a Kubernetes or Slurm job
+// runs) and `npu-doctor merge` of the summaries, through the real binary.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fleet_test_support.hpp"
+
+namespace npu_doctor {
+namespace {
+
+using testing::run_npu_doctor;
+
+TEST(ClusterCli, PerNodeSummariesMergeIntoTheClusterVerdict) {
+  testing::TempDir dir;
+  const auto truth = testing::generate_cluster(dir, 16, 4, "aicore", 11);
+  if (truth.empty()) GTEST_SKIP() << "python3 not found";
+  std::vector<std::string> merge_args = {"merge", "-f", "json"};
+  for (int node = 0; node < 4; ++node) {
+    const std::string summary = (dir.path() / ("summary-" + std::to_string(node) + ".json")).string();
+    // Each node runs alone: its own report, plus the summary for the merge.
+    const auto r = run_npu_doctor({"cluster", "--logs", (dir.path() / ("node-" + std::to_string(node))).string(),
+                                   "--hostname", "node-" + std::to_string(node), "--summary-out", summary, "-f", "json"});
+    EXPECT_LE(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("1 of 1 node(s) scanned (local)"), std::string::npos) << r.err;
+    const auto own = nlohmann::json::parse(testing::read_file(summary));
+    EXPECT_EQ(own["schema"], "npu-doctor/node-summary/v1");
+    EXPECT_EQ(own["host"], "node-" + std::to_string(node));
+    merge_args.push_back(summary);
+  }
+  const auto merged = run_npu_doctor(merge_args);
+  ASSERT_EQ(merged.exit_code, 1) << merged.err;
+  const auto report = nlohmann::json::parse(merged.out);
+  ASSERT_TRUE(report["cluster"].is_object()) << merged.out.substr(0, 500);
+  EXPECT_EQ(report["cluster"]["culprit"]["rank"], truth["culprit"]);
+  EXPECT_EQ(report["cluster"]["ranks"], 16);
+  EXPECT_NE(merged.err.find("merge: 4 node summaries"), std::string::npos);
+}
+
+TEST(ClusterCli, MergeLeavesOutWhatIsNotASummaryAndFailsWhenNothingIsLeft) {
+  testing::TempDir dir;
+  const auto junk = dir.write("junk.json", "{\"hello\": 1}");
+  const auto text = dir.write("notes.txt", "plain text\n");
+  const auto r = run_npu_doctor({"merge", junk.string(), text.string(), (dir.path() / "missing.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("junk.json: not a node summary"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("notes.txt: not JSON"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no readable node summary among 3 file(s)"), std::string::npos) << r.err;
+}
+
+TEST(ClusterCli, UsageErrorsAreExitTwo) {
+  EXPECT_EQ(run_npu_doctor({"cluster"}).exit_code, 2);
+  EXPECT_EQ(run_npu_doctor({"cluster", "--logs", "/nonexistent", "--node-timeout", "soon"}).exit_code, 2);
+  const auto none = run_npu_doctor({"cluster", "--logs", "/nonexistent/{hostname}"});
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+  EXPECT_NE(none.err.find("no node could be scanned"), std::string::npos) << none.err;
+}
+
+TEST(ClusterCli, AScanThatHangsIsCutAtTheNodeTimeout) {
+  testing::TempDir dir;
+  const auto fifo = dir.path() / "stuck.log";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // A writer that never writes: reading the FIFO blocks for good.
+  const int writer = open(fifo.c_str(), O_RDWR);
+  ASSERT_GE(writer, 0);
+  const auto r = run_npu_doctor({"cluster", "--logs", fifo.string(), "--node-timeout", "1s", "-f", "json"});
+  close(writer);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  bool unscanned = false;
+  for (const auto& f : report["findings"]) unscanned = unscanned || f["rule"] == "cluster.node-unscanned";
+  EXPECT_TRUE(unscanned) << r.out.substr(0, 800);
+  EXPECT_NE(r.out.find("did not finish within --node-timeout 1s"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace npu_doctor
