@@ -70,13 +70,13 @@ for s in "${sections[@]}"; do
     (for ((i = 0; i < repeat; i++)); do cat "$log"; done) |
       /usr/bin/time -f '%M' -o "$work/rss" "$npu" diagnose -j 1 -f json - >"$work/mem.json" || true
     b=$(now)
-    echo "peak RSS: $(($(cat "$work/rss") / 1024)) MiB; $(elapsed "$a" "$b") s; $(python3 -c "import json;r=json.load(open('$work/mem.json'));print(sum(i['lines'] for i in r['inputs']), 'lines')")"
+    echo "peak RSS: $(($(tail -n 1 "$work/rss") / 1024)) MiB; $(elapsed "$a" "$b") s; $(python3 -c "import json;r=json.load(open('$work/mem.json'));print(sum(i['lines'] for i in r['inputs']), 'lines')")"
     ;;
   explain)
     echo; echo "## start-up: explain"
     for code in 507035 EI0002 memory.device-oom; do
       if command -v hyperfine >/dev/null; then
-        hyperfine -N --warmup 5 --runs 100 --style none --export-json "$work/e.json" "$npu explain $code" >/dev/null 2>&1
+        hyperfine -N -i --warmup 5 --runs 100 --style none --export-json "$work/e.json" "$npu explain $code" >/dev/null 2>&1
         python3 -c "import json;r=json.load(open('$work/e.json'))['results'][0];print(f\"explain $code: mean {r['mean']*1000:.1f} ms, median {r['median']*1000:.1f} ms, user {r['user']*1000:.1f} ms, system {r['system']*1000:.1f} ms\")"
       else
         a=$(now); for i in $(seq 50); do "$npu" explain "$code" >/dev/null; done; b=$(now)
@@ -93,7 +93,7 @@ for s in "${sections[@]}"; do
     a=$(now)
     /usr/bin/time -f '%M' -o "$work/rss" "$npu" diagnose -f json "$work/job" >"$work/cluster.json" || true
     b=$(now)
-    echo "diagnose (scan + verdict): $(elapsed "$a" "$b") s, peak RSS $(($(cat "$work/rss") / 1024)) MiB"
+    echo "diagnose (scan + verdict): $(elapsed "$a" "$b") s, peak RSS $(($(tail -n 1 "$work/rss") / 1024)) MiB"
     python3 -c "import json;c=json.load(open('$work/cluster.json'))['cluster'];print('verdict: rank', c['culprit']['rank'], c['basis'], c['confidence'])"
     mkdir -p "$work/summaries"
     a=$(now)
@@ -105,7 +105,7 @@ for s in "${sections[@]}"; do
     a=$(now)
     /usr/bin/time -f '%M' -o "$work/rss" "$npu" merge -f json "$work/summaries"/*.json >"$work/merged.json" 2>/dev/null || true
     b=$(now)
-    echo "merge (the verdict from gathered summaries): $(elapsed "$a" "$b") s, peak RSS $(($(cat "$work/rss") / 1024)) MiB"
+    echo "merge (the verdict from gathered summaries): $(elapsed "$a" "$b") s, peak RSS $(($(tail -n 1 "$work/rss") / 1024)) MiB"
     python3 -c "import json;c=json.load(open('$work/merged.json'))['cluster'];print('verdict: rank', c['culprit']['rank'], c['basis'], c['confidence'])"
     ;;
   *) die "unknown section $s (jobs memory explain cluster)" ;;

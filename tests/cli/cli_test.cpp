@@ -107,6 +107,11 @@ TEST(Cli, ExplainKnownAndUnknown) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("not in the knowledge base"), std::string::npos);
   EXPECT_NE(r.err.find("seed.acl-error-memory"), std::string::npos);
+  // The issue's own examples, topic entries among them.
+  for (const char* q : {"507035", "EI0002", "ERR00100", "200001", "memory.device-oom", "communication.hccl-timeout"}) {
+    r = run_npu_doctor({"explain", q});
+    EXPECT_EQ(r.exit_code, 0) << q << "\n" << r.err;
+  }
 }
 
 TEST(Cli, KbLintAcceptsTheBuiltInBaseAndRejectsBrokenFiles) {
