@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "analyzers/hccl/finding_set.hpp"
 #include "checks/visible_devices.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
+#include "finding_report_output.hpp"
 #include "isolate/command_runner.hpp"
 #include "isolate/isolate_report.hpp"
 #include "net/units.hpp"
@@ -121,20 +121,7 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     return kUsage;
   }
   add_findings(report, *kb);
-  const RenderOptions rend = render_options(g, a.output == "-" && a.format == "text");
-  const bool ok = write_output(
-      a.output,
-      [&](std::ostream& out) {
-        if (a.format == "json") render_isolate_json(report, rend, out);
-        else render_isolate_text(report, rend, out);
-      },
-      std::cerr);
-  if (!ok) return kUsage;
-  if (!report.internal_errors.empty()) {
-    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
-    return kInternal;
-  }
-  return hccl::exit_status_for(report.findings) == 0 ? kOk : kFindings;
+  return write_finding_report(g, a.output, a.format, report, &render_isolate_json, &render_isolate_text);
 }
 
 }  // namespace

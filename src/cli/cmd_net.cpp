@@ -9,10 +9,10 @@
 #include <ctime>
 #include <iostream>
 
-#include "analyzers/hccl/finding_set.hpp"
 #include "analyzers/hccl/input_file.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
+#include "finding_report_output.hpp"
 #include "net/endpoint.hpp"
 #include "net/matrix.hpp"
 #include "net/net_analysis.hpp"
@@ -189,20 +189,7 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
     for (const auto& t : targets) links.push_back(test_link(t, lo));
     report = analyse_direct(targets, std::move(links), lo, ao, *kb);
   }
-  const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
-  const bool ok = write_output(
-      a.output,
-      [&](std::ostream& out) {
-        if (a.format == "json") render_net_json(report, ro, out);
-        else render_net_text(report, ro, out);
-      },
-      std::cerr);
-  if (!ok) return kUsage;
-  if (!report.internal_errors.empty()) {
-    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
-    return kInternal;
-  }
-  return hccl::exit_status_for(report.findings) == 0 ? kOk : kFindings;
+  return write_finding_report(g, a.output, a.format, report, &render_net_json, &render_net_text);
 }
 
 }  // namespace

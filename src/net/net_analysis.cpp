@@ -180,9 +180,7 @@ class Analyser {
 
   void finish() {
     r_.internal_errors = set_.internal_errors();
-    r_.findings = set_.take();
-    std::stable_sort(r_.findings.begin(), r_.findings.end(),
-                     [](const Finding& a, const Finding& b) { return effective_severity(a) > effective_severity(b); });
+    r_.findings = set_.take_worst_first();
   }
 
  private:

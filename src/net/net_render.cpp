@@ -9,20 +9,11 @@
 namespace npu_doctor::net {
 namespace {
 
+using hccl::fixed;
+using hccl::pad;
 using hccl::Word;
 using hccl::word;
 using json = nlohmann::ordered_json;
-
-std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
-std::string fixed(double v, int precision) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
-  return buf;
-}
 
 std::string rate_cell(const Throughput& t, Lang lang) {
   if (t.measured) return format_rate(t.bits_per_second);

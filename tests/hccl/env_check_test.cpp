@@ -12,6 +12,8 @@ namespace {
 
 using npu_doctor::testing::builtin_kb;
 using npu_doctor::testing::read_file;
+using testing::capture;
+using testing::find;
 
 EnvFile env(const std::string& path, const std::string& text) {
   std::string error;
@@ -21,20 +23,6 @@ EnvFile env(const std::string& path, const std::string& text) {
 }
 
 EnvFile fixture_env(const std::string& rel) { return env(rel, read_file(testing::fixture(rel))); }
-
-const Finding* find(const EnvReport& r, const std::string& id) {
-  for (const auto& f : r.findings) {
-    if (f.entry->id == id) return &f;
-  }
-  return nullptr;
-}
-
-std::string capture(const Evidence& e, const std::string& key) {
-  for (const auto& [k, v] : e.captures) {
-    if (k == key) return v;
-  }
-  return {};
-}
 
 const EnvVariableRow* row(const EnvReport& r, const std::string& name) {
   for (const auto& v : r.variables) {

@@ -12,23 +12,11 @@ namespace {
 
 using npu_doctor::testing::builtin_kb;
 using npu_doctor::testing::read_file;
+using testing::capture;
+using testing::find;
 
 HcclTestOutput parse_fixture(const std::string& name) {
   return parse_hccl_test_output(name, read_file(testing::fixture("hccl_test/" + name)));
-}
-
-const Finding* find(const HcclTestReport& r, const std::string& id) {
-  for (const auto& f : r.findings) {
-    if (f.entry->id == id) return &f;
-  }
-  return nullptr;
-}
-
-std::string capture(const Evidence& e, const std::string& key) {
-  for (const auto& [k, v] : e.captures) {
-    if (k == key) return v;
-  }
-  return {};
 }
 
 TEST(HcclTestOutputParse, TheDocumentedTable) {

@@ -40,4 +40,11 @@ std::filesystem::path write_script(const std::filesystem::path& dir, const std::
   return p;
 }
 
+std::string capture(const Evidence& e, const std::string& key) {
+  for (const auto& [k, v] : e.captures) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
 }  // namespace npu_doctor::hccl::testing

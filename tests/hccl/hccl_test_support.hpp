@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "npu_doctor/finding.hpp"
+
 namespace npu_doctor::hccl::testing {
 
 // tests/hccl/fixtures/<relative>
@@ -44,5 +46,18 @@ std::size_t count_rule(const Json& report, const std::string& rule) {
   }
   return n;
 }
+
+// The finding of entry `id` in a report's findings (EnvReport, HccnReport, HcclTestReport...),
+// or nullptr.
+template <typename Report>
+const Finding* find(const Report& r, const std::string& id) {
+  for (const auto& f : r.findings) {
+    if (f.entry->id == id) return &f;
+  }
+  return nullptr;
+}
+
+// The value `key` captured in `e`, or "" when it has none.
+std::string capture(const Evidence& e, const std::string& key);
 
 }  // namespace npu_doctor::hccl::testing

@@ -12,6 +12,8 @@ namespace {
 
 using npu_doctor::testing::builtin_kb;
 using npu_doctor::testing::read_file;
+using testing::capture;
+using testing::find;
 
 HccnCapture parse_fixture(const std::string& name) {
   return parse_hccn_output(name, read_file(testing::fixture("hccn/" + name)));
@@ -22,20 +24,6 @@ const HccnDevice* dev(const std::vector<HccnDevice>& ds, int id) {
     if (d.id == id) return &d;
   }
   return nullptr;
-}
-
-const Finding* find(const HccnReport& r, const std::string& id) {
-  for (const auto& f : r.findings) {
-    if (f.entry->id == id) return &f;
-  }
-  return nullptr;
-}
-
-std::string capture(const Evidence& e, const std::string& key) {
-  for (const auto& [k, v] : e.captures) {
-    if (k == key) return v;
-  }
-  return {};
 }
 
 TEST(HcclHccnOutput, CommandLinesNameTheDevice) {

@@ -68,10 +68,7 @@ class EnvChecker {
     check_devices_per_host();
     check_timeouts();
     report_.internal_errors = set_.internal_errors();
-    report_.findings = set_.take();
-    std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
-      return effective_severity(a) > effective_severity(b);
-    });
+    report_.findings = set_.take_worst_first();
     return std::move(report_);
   }
 

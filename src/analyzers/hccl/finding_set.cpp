@@ -25,6 +25,13 @@ void FindingSet::add(std::string_view id, Evidence evidence) {
   findings_.push_back(make_finding(*entry, std::move(evidence)));
 }
 
+std::vector<Finding> FindingSet::take_worst_first() {
+  std::vector<Finding> out = take();
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding& a, const Finding& b) { return effective_severity(a) > effective_severity(b); });
+  return out;
+}
+
 bool FindingSet::has(std::string_view id) const {
   return std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) { return f.entry->id == id; });
 }

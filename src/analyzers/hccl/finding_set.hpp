@@ -25,6 +25,8 @@ class FindingSet {
   // Findings in the order their entries were first raised.
   const std::vector<Finding>& findings() const { return findings_; }
   std::vector<Finding> take() { return std::move(findings_); }
+  // The same, worst severity first (ties keep the order raised): how reports list them.
+  std::vector<Finding> take_worst_first();
   const std::vector<std::string>& internal_errors() const { return internal_errors_; }
   bool has(std::string_view id) const;
 

@@ -1,6 +1,7 @@
 #include "analyzers/hccl/findings_text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "analyzers/hccl/ui_words.hpp"
 #include "render/ui_text.hpp"
@@ -20,6 +21,17 @@ std::string TextStyle::severity(Severity v, std::string_view s) const {
     case Severity::info: return dim(s);
   }
   return std::string(s);
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string fixed(double v, int precision) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+  return buf;
 }
 
 std::string evidence_location(const Evidence& e) {

@@ -2,6 +2,7 @@
 // Terminal output shared by the hccl, net and isolate reports: colours, and a finding
 // as a block (severity, title, category, id; each place that shows it with its values;
 // cause and remedies; the concrete fix when there is one).
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -26,6 +27,12 @@ struct TextStyle {
 
 // Every finding, as blocks; the verdict line at the end ("No problems found." or counts).
 void print_findings_text(const std::vector<Finding>& findings, const RenderOptions& o, std::ostream& out);
+
+// `s` padded with spaces on the right to `width` (kept whole when longer): table cells.
+std::string pad(std::string s, std::size_t width);
+
+// `v` with `precision` decimals ("%.*f").
+std::string fixed(double v, int precision);
 
 // "path:line" of an evidence item ("" when it has no path).
 std::string evidence_location(const Evidence& e);

@@ -93,9 +93,7 @@ HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTe
   }
   r.outputs = std::move(outputs);
   r.internal_errors = set.internal_errors();
-  r.findings = set.take();
-  std::stable_sort(r.findings.begin(), r.findings.end(),
-                   [](const Finding& a, const Finding& b) { return effective_severity(a) > effective_severity(b); });
+  r.findings = set.take_worst_first();
   return r;
 }
 

@@ -13,17 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxRows = 40;  // longer lists are cut in text (JSON has everything)
 
-std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
-std::string number(double v, int precision) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
-  return buf;
-}
-
 std::string names(const EnvReport& r, const std::vector<std::size_t>& idx) {
   std::string out;
   for (std::size_t i = 0; i < idx.size() && i < 3; ++i) out += (i ? ", " : "") + r.files[idx[i]].path;
@@ -153,7 +142,7 @@ void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std:
   for (const auto& t : r.outputs) {
     out << "\n" << st.bold(t.path) << (t.test.empty() ? "" : "  (" + t.test + ")") << "  " << t.rows.size() << " "
         << word(Word::rows, lang);
-    if (auto peak = t.peak_bandwidth()) out << ", " << word(Word::peak, lang) << " " << number(*peak, 3) << " GB/s";
+    if (auto peak = t.peak_bandwidth()) out << ", " << word(Word::peak, lang) << " " << fixed(*peak, 3) << " GB/s";
     out << "\n";
     if (t.rows.empty()) continue;
     out << "  " << pad(std::string(word(Word::data_size, lang)), 14) << pad(std::string(word(Word::avg_time, lang)), 16)
@@ -164,14 +153,14 @@ void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std:
         i = t.rows.size() - kMaxRows / 2;
       }
       const auto& row = t.rows[i];
-      out << "  " << pad(std::to_string(row.data_size), 14) << pad(number(row.avg_time_us, 2), 16)
-          << pad(number(row.alg_bandwidth, 5), 16) << (row.check == "failed" ? st.red(row.check) : row.check) << "\n";
+      out << "  " << pad(std::to_string(row.data_size), 14) << pad(fixed(row.avg_time_us, 2), 16)
+          << pad(fixed(row.alg_bandwidth, 5), 16) << (row.check == "failed" ? st.red(row.check) : row.check) << "\n";
     }
   }
   for (const auto& e : r.expectations) {
     if (!e.expected) continue;
     out << "  " << word(Word::expected, lang) << (e.test.empty() ? "" : " (" + e.test + ")") << ": "
-        << number(*e.expected, 3) << " GB/s (" << (e.source == "given" ? "--expect-bandwidth" : "median") << ")\n";
+        << fixed(*e.expected, 3) << " GB/s (" << (e.source == "given" ? "--expect-bandwidth" : "median") << ")\n";
   }
   unreadable_text(r.unreadable, st, lang, out);
   print_findings_text(r.findings, o, out);

@@ -97,9 +97,7 @@ HccnReport check_hccn(std::vector<HccnNode> nodes, const KnowledgeBase& kb) {
   }
   r.nodes = std::move(nodes);
   r.internal_errors = set.internal_errors();
-  r.findings = set.take();
-  std::stable_sort(r.findings.begin(), r.findings.end(),
-                   [](const Finding& a, const Finding& b) { return effective_severity(a) > effective_severity(b); });
+  r.findings = set.take_worst_first();
   return r;
 }
 
