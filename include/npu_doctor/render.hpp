@@ -19,6 +19,8 @@ struct RenderOptions {
 void render_diagnosis_text(const DiagnosisReport& report, const RenderOptions& options, std::ostream& out);
 void render_diagnosis_json(const DiagnosisReport& report, const RenderOptions& options, std::ostream& out);
 void render_diagnosis_markdown(const DiagnosisReport& report, const RenderOptions& options, std::ostream& out);
+// A self-contained page (inline CSS, no scripts): docs/cli.md.
+void render_diagnosis_html(const DiagnosisReport& report, const RenderOptions& options, std::ostream& out);
 
 // Why the root cause was chosen, in plain words.
 std::string root_cause_reason(const DiagnosisReport& report, Lang lang);

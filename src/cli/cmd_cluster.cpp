@@ -186,7 +186,7 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FILE");
   cmd->add_option("--hostname", args->hostname, "The name this node goes by in the report (default: its host name; {rank} replaced)")
       ->type_name("NAME");
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html")->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout (node 0 only)")->type_name("FILE");
   cmd->add_option("-j,--jobs", args->jobs, "Threads per node for many files (default: all cores)");
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")

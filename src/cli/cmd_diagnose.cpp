@@ -53,7 +53,7 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("diagnose", "Scan logs (files, plog directories, archives, - for stdin) and name the root cause");
   cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown")
+  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown, html (one self-contained page)")
       ->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");

@@ -86,7 +86,7 @@ void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* cmd = app.add_subcommand("merge", "Combine node summaries (cluster --summary-out) into one cluster report");
   cmd->add_option("summaries", args->files, "Node summary files (JSON, npu-doctor/node-summary/v1)")->required();
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html")->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
       ->check(CLI::Range(1, 1000));

@@ -21,6 +21,7 @@ int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const
       [&](std::ostream& out) {
         if (format == "json") render_diagnosis_json(report, ro, out);
         else if (format == "markdown") render_diagnosis_markdown(report, ro, out);
+        else if (format == "html") render_diagnosis_html(report, ro, out);
         else render_diagnosis_text(report, ro, out);
       },
       std::cerr);

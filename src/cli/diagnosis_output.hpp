@@ -9,7 +9,7 @@
 namespace npu_doctor::cli {
 
 // The --format values every diagnosis report can be written in.
-inline const std::vector<std::string> kDiagnosisFormats = {"text", "json", "markdown"};
+inline const std::vector<std::string> kDiagnosisFormats = {"text", "json", "markdown", "html"};
 
 // Prints input problems and warnings to stderr, writes the report to `output` ("-" =
 // stdout), and returns the exit code: 2 when it cannot be written or nothing was

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fleet_test_support.hpp"
+#include "support/html_check.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -36,6 +37,12 @@ TEST(ClusterCli, PerNodeSummariesMergeIntoTheClusterVerdict) {
   EXPECT_EQ(report["cluster"]["culprit"]["rank"], truth["culprit"]);
   EXPECT_EQ(report["cluster"]["ranks"], 16);
   EXPECT_NE(merged.err.find("merge: 4 node summaries"), std::string::npos);
+  // The same report as one HTML page, the culprit in its cluster table.
+  merge_args[2] = "html";
+  const auto page = run_npu_doctor(merge_args);
+  EXPECT_EQ(page.exit_code, 1);
+  EXPECT_EQ(testing::html_problem(page.out), "");
+  EXPECT_NE(page.out.find("<tr><th>culprit</th><td>rank " + std::to_string(truth["culprit"].get<int>())), std::string::npos);
 }
 
 TEST(ClusterCli, MergeLeavesOutWhatIsNotASummaryAndFailsWhenNothingIsLeft) {

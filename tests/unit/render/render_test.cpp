@@ -5,6 +5,7 @@
 
 #include "npu_doctor/diagnosis.hpp"
 #include "npu_doctor/render.hpp"
+#include "support/html_check.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {
@@ -131,6 +132,22 @@ TEST(RenderMarkdown, HasTheRootCauseAndACodeBlock) {
   EXPECT_NE(s.find("### ROOT CAUSE"), std::string::npos);
   EXPECT_NE(s.find("```\n"), std::string::npos);
   EXPECT_NE(s.find("| category | role | finding | where | count |"), std::string::npos);
+}
+
+TEST(RenderHtml, IsOneWellFormedPageWithEverythingEscaped) {
+  auto r = diagnose("device_oom_plog.log");
+  ASSERT_TRUE(r.root_finding());
+  // Log text is data, never markup.
+  r.findings[r.root->finding].evidence.front().text = "<script>alert('x')</script> & more";
+  std::ostringstream out;
+  render_diagnosis_html(r, RenderOptions{}, out);
+  const std::string s = out.str();
+  EXPECT_EQ(testing::html_problem(s), "");
+  EXPECT_TRUE(s.starts_with("<!DOCTYPE html>"));
+  EXPECT_EQ(s.find("<script"), std::string::npos);
+  EXPECT_NE(s.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"), std::string::npos);
+  EXPECT_NE(s.find(r.root_finding()->entry->title.get(Lang::en)), std::string::npos);
+  EXPECT_NE(s.find("<details>"), std::string::npos);  // the other findings
 }
 
 }  // namespace
