@@ -87,8 +87,10 @@ bool looks_binary(std::string_view head) {
     if (c == 0) ++nul;
     else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1B && c != '\b') ++control;
   }
-  // A crashed job can leave a few NUL bytes in a text log; a binary file has many.
-  return nul * 100 > head.size() || control * 10 > head.size();
+  // A crashed job can leave a few NUL bytes in a text log; a binary file has many. Text
+  // has next to no other control characters (ESC, \b, \r are allowed above), while random
+  // or compressed bytes have about 10 % of them and 0.4 % NULs.
+  return nul * 100 > head.size() || (nul + control) * 20 > head.size();
 }
 
 std::string_view trim(std::string_view s) {

@@ -38,5 +38,18 @@ TEST(LooksBinary, TextWithAFewNulsIsText) {
   EXPECT_FALSE(looks_binary(""));
 }
 
+TEST(LooksBinary, RandomBytesAreBinaryButColouredAndProgressTextIsNot) {
+  std::string noise;
+  uint32_t x = 12345;
+  for (int i = 0; i < 4096; ++i) {
+    x = x * 1664525u + 1013904223u;  // a fixed LCG: the same "random" bytes every run
+    noise += static_cast<char>(x >> 24);
+  }
+  EXPECT_TRUE(looks_binary(noise));
+  std::string coloured;
+  for (int i = 0; i < 100; ++i) coloured += "\x1b[31m[ERROR]\x1b[0m step " + std::to_string(i) + "\r 45%|\xe2\x96\x8f |\b\n";
+  EXPECT_FALSE(looks_binary(coloured));
+}
+
 }  // namespace
 }  // namespace npu_doctor
