@@ -100,11 +100,17 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
   for (std::size_t i : decisive) {
     if (i == earliest || same_block(findings[earliest], findings[i])) block.push_back(i);
   }
-  // Rule 5: the most specific in the block; among equals the first link of the cascade,
-  // and the seed's category order only for errors reported at the same moment.
+  // Rule 5: a named category over "other", then the most specific in the block; among
+  // equals the first link of the cascade, and the seed's category order only for errors
+  // reported at the same moment.
   const std::size_t chosen = *std::min_element(block.begin(), block.end(), [&](std::size_t a, std::size_t b) {
     const Finding& x = findings[a];
     const Finding& y = findings[b];
+    // A named layer says more than "other": a bare Python exception must not outrank the
+    // HCCL or ACL code it wraps when both are only wrappers.
+    const bool x_other = x.entry->category == Category::other;
+    const bool y_other = y.entry->category == Category::other;
+    if (x_other != y_other) return y_other;
     if (x.specificity != y.specificity) return x.specificity > y.specificity;
     if (x.entry->priority != y.entry->priority) return x.entry->priority > y.entry->priority;
     if (occurs_before(x, y)) return true;
