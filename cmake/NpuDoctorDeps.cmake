@@ -2,6 +2,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(HS REQUIRED IMPORTED_TARGET libhs)            # vectorscan (or hyperscan)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)    # captures on matched lines
+pkg_check_modules(NETTLE REQUIRED IMPORTED_TARGET nettle)        # SHA-256 (bundle manifests); libarchive links it anyway
 find_package(LibArchive REQUIRED)                               # gzip/zstd/xz/bzip2 + tar in place
 find_package(yaml-cpp REQUIRED)                                 # knowledge-base files
 find_package(nlohmann_json 3.10 REQUIRED)                       # JSON output contract

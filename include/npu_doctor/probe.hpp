@@ -40,6 +40,11 @@ struct CommandOptions {
 // timeout and never throws.
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options);
 
+// Kills (SIGKILL) the process group of every command run_command is waiting for. Safe
+// to call from a signal handler: Ctrl-C or SIGTERM must not leave a hung tool behind
+// (its own process group does not get the terminal's signal).
+void kill_running_commands() noexcept;
+
 // The absolute path of `name` on `path` (colon-separated), or nullopt.
 std::optional<std::string> find_on_path(const std::string& name, const std::string& path);
 
@@ -63,6 +68,8 @@ class Probe {
   virtual std::optional<std::string> env(const std::string& name) const = 0;
   virtual CommandResult run(const std::vector<std::string>& argv) const = 0;
   virtual std::string describe_root() const = 0;  // "/" or the fixture/bundle directory
+  // Where `name` would be found on this probe's PATH (a bundle answers from its record).
+  virtual std::optional<std::string> find_program(const std::string& name) const;
 };
 
 // The real machine, or a directory standing in for its file system. Commands always

@@ -77,7 +77,7 @@ const NpuSmiView& CheckContext::npu_smi() {
   if (!npu_smi_) {
     NpuSmiView v;
     const char* tool = "npu-smi";
-    v.on_path = find_on_path(tool, env("PATH").value_or("")).has_value();
+    v.on_path = probe_.find_program(tool).has_value();
     if (v.on_path) {
       v.result = run({tool, "info"});
       if (v.result.ok()) v.info = parse_npu_smi_info(v.result.out, &v.parse_error);

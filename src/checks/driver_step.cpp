@@ -130,7 +130,10 @@ void check_compatibility(CheckContext& ctx, StepResult& step, const std::vector<
   // 1. The driver's own list of the firmware it accepts.
   if (drv.parsed && drv.parsed->compatible_firmware) {
     const auto line = find_key_line(*drv.text, "compatible_version_fw").value_or(NumberedLine{});
-    for (const auto& [fv, where] : firmware) {
+    for (const auto& known : firmware) {
+      // Not a structured binding: clang 14 (the sanitizer builds) cannot capture one in a lambda.
+      const auto& fv = known.first;
+      const auto& where = known.second;
       const auto& specs = *drv.parsed->compatible_firmware;
       if (std::any_of(specs.begin(), specs.end(), [&](const VersionSpec& s) { return s.matches(fv); })) {
         confirmed_by.push_back(drv.path);

@@ -74,9 +74,8 @@ std::string python_interpreter(CheckContext& ctx) {
       if (base.starts_with("python")) return exe;
     }
   }
-  const std::string path = ctx.env("PATH").value_or("");
   for (const char* name : {"python3", "python"}) {
-    if (find_on_path(name, path)) return name;
+    if (ctx.probe().find_program(name)) return name;
   }
   return "python3";  // not found: reported as such
 }

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bundle/bundle_archive.hpp"
 #include "checks/check_runner.hpp"
 #include "checks/identity.hpp"
 #include "checks/proc_files.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
 #include "render/check_render.hpp"
+#include "render/prometheus/prometheus_render.hpp"
 
 extern char** environ;
 
@@ -70,8 +72,28 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
     std::cerr << "npu-doctor: check: --only and --skip leave no step to run\n";
     return kUsage;
   }
+  // A bundle (archive or unpacked): the checks replay what `bundle` recorded on its host.
+  std::unique_ptr<bundle::OpenedBundle> opened;
+  std::optional<bundle::ReplayProbe> replay;
+  if (bundle::is_bundle(a.root)) {
+    if (a.pid >= 0 || !a.user.empty() || !a.python.empty() || a.probe_device) {
+      std::cerr << "npu-doctor: check: --pid, --user, --python and --probe-device cannot be used on a bundle: "
+                   "it replays the check recorded on its host\n";
+      return kUsage;
+    }
+    std::string error;
+    opened = bundle::open_bundle(a.root, error);
+    std::optional<bundle::ProbeRecord> record;
+    if (opened) record = opened->probe_record(error);
+    if (!record) {
+      std::cerr << "npu-doctor: check: --root " << error << "\n";
+      return kUsage;
+    }
+    opts.identity = record->identity;
+    replay.emplace(std::move(*record));
+  }
   std::error_code ec;
-  const std::filesystem::path root = std::filesystem::absolute(a.root, ec);
+  const std::filesystem::path root = std::filesystem::absolute(replay ? "/" : a.root, ec);
   if (ec || !std::filesystem::is_directory(root, ec)) {
     std::cerr << "npu-doctor: check: --root " << a.root << ": not a directory\n";
     return kUsage;
@@ -81,7 +103,7 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   command_options.timeout = opts.timeout;
   SystemProbe probe(root.lexically_normal().string(), command_options);
 
-  opts.identity = current_identity();
+  if (!replay) opts.identity = current_identity();
   if (a.pid >= 0) {
     opts.pid = a.pid;
     auto who = checks::identity_of_process(probe, a.pid);
@@ -116,13 +138,15 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   opts.probe_device = a.probe_device;
 
   auto kb = load_kb(g, std::cerr);
-  const checks::CheckReport report = checks::run_checks(probe, *kb, checks::CompatibilityTable::builtin(), opts);
+  const Probe& checked = replay ? static_cast<const Probe&>(*replay) : probe;
+  const checks::CheckReport report = checks::run_checks(checked, *kb, checks::CompatibilityTable::builtin(), opts);
   const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
   const bool ok = write_output(
       a.output,
       [&](std::ostream& out) {
         if (a.format == "json") checks::render_check_json(report, ro, out);
         else if (a.format == "markdown") checks::render_check_markdown(report, ro, out);
+        else if (a.format == "prometheus") prometheus::render_check(report, {g.command, prometheus::now_seconds()}, out);
         else checks::render_check_text(report, ro, out);
       },
       std::cerr);
@@ -151,8 +175,9 @@ void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->check(CLI::IsMember(steps))
       ->type_name("STEP");
   cmd->add_option("--root", args->root,
-                  "Read files (also /dev, /proc, /sys) under DIR instead of /: a collected bundle or a test tree. "
-                  "Commands still run on this host")
+                  "Read files (also /dev, /proc, /sys) under DIR instead of /: a test tree (commands still run on "
+                  "this host), or a bundle from `npu-doctor bundle` (archive or unpacked), whose recorded files, "
+                  "commands and user are replayed")
       ->type_name("DIR");
   cmd->add_option("--timeout", args->timeout_s, "Seconds each external command may take before it is killed (default 10)")
       ->check(CLI::Range(0.05, 3600.0))
@@ -169,8 +194,9 @@ void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("NAME");
   cmd->add_flag("--probe-device", args->probe_device,
                 "Also import torch_npu, ask torch.npu.is_available() and create a tensor on the NPU (with the timeout)");
-  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-f,--format", args->format,
+                  "Output format: text, json, markdown, prometheus (node_exporter textfile, docs/prometheus.md)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "prometheus"}));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   cmd->footer(
       "Steps, in order: driver (driver and firmware), cann (CANN and PyTorch), devices (permissions and device "

@@ -13,6 +13,7 @@
 #include "fleet/node_environment.hpp"
 #include "fleet/node_scan.hpp"
 #include "fleet/node_transport.hpp"
+#include "render/html_attachment_loader.hpp"
 
 namespace npu_doctor::cli {
 namespace {
@@ -31,6 +32,7 @@ struct ClusterArgs {
   std::vector<std::string> rank_patterns;
   std::string skew = "5s";
   std::optional<int> world_size;
+  HtmlReportArgs html;
 };
 
 // Root waits this much longer than a node's own timeout: a node that times out still
@@ -143,6 +145,8 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     std::size_t reported = 0;
     for (const auto& n : nodes) reported += n.status == NodeSummary::Status::ok ? 1 : 0;
     everyone = std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); });
+    HtmlReportArgs html = a.html;
+    html.node_facts = node_facts_of(nodes);
     MergeOptions mo;
     mo.max_evidence = a.max_evidence;
     mo.cluster.skew_us = *skew;
@@ -151,7 +155,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
     std::cerr << "npu-doctor: cluster: " << reported << " of " << texts.size() << " node(s) scanned ("
               << transport->name() << ")\n";
-    const int written = write_diagnosis(g, report, a.format, a.output);
+    const int written = write_diagnosis(g, report, a.format, a.output, *kb, html);
     rc = rc == kUsage ? rc : written;
     if (reported == 0) {
       std::cerr << "npu-doctor: cluster: no node could be scanned\n";
@@ -186,8 +190,9 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FILE");
   cmd->add_option("--hostname", args->hostname, "The name this node goes by in the report (default: its host name; {rank} replaced)")
       ->type_name("NAME");
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html, prometheus")->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout (node 0 only)")->type_name("FILE");
+  add_html_report_options(cmd, args->html);
   cmd->add_option("-j,--jobs", args->jobs, "Threads per node for many files (default: all cores)");
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
       ->check(CLI::Range(1, 1000));

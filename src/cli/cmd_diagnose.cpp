@@ -1,6 +1,7 @@
 // npu-doctor diagnose PATH...: scan logs and name the root cause.
 #include <iostream>
 
+#include "bundle/bundle_archive.hpp"
 #include "common.hpp"
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
@@ -21,6 +22,7 @@ struct DiagnoseArgs {
   std::vector<std::string> rank_patterns;
   std::string skew = "5s";
   std::optional<int> world_size;
+  HtmlReportArgs html;
 };
 
 int run(const GlobalOptions& g, const DiagnoseArgs& a) {
@@ -30,7 +32,14 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   for (const auto& p : problems) print_problem(p, std::cerr);
 
   DiagnoseOptions opts;
-  opts.paths = a.paths;
+  bundle::BundleInputs bundles;  // a bundle (npu-doctor bundle) is read as its logs/
+  std::string bundle_error;
+  auto paths = bundles.expand(a.paths, bundle_error);
+  if (!paths) {
+    std::cerr << "npu-doctor: diagnose: " << bundle_error << "\n";
+    return kUsage;
+  }
+  opts.paths = *paths;
   opts.before = a.context.value_or(a.before);
   opts.after = a.context.value_or(a.after);
   opts.max_evidence = a.max_evidence;
@@ -43,7 +52,9 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   }
   opts.cluster.skew_us = *skew;
   opts.cluster.world_size = a.world_size;
-  return write_diagnosis(g, diagnoser.run(opts), a.format, a.output);
+  DiagnosisReport report = diagnoser.run(opts);
+  bundles.restore_paths(report);
+  return write_diagnosis(g, report, a.format, a.output, *kb, a.html);
 }
 
 }  // namespace
@@ -53,9 +64,10 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("diagnose", "Scan logs (files, plog directories, archives, - for stdin) and name the root cause");
   cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown, html (one self-contained page)")
+  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown, html (one self-contained page), prometheus (docs/prometheus.md)")
       ->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  add_html_report_options(cmd, args->html);
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
   cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
   cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");

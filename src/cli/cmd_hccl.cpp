@@ -254,6 +254,8 @@ int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
         }
         std::string text = res.out + res.err;
         if (!res.ok()) text += "\nhccn_tool failed: " + res.describe() + "\n";
+        // Output beyond the cap is not a device's status: a runaway tool is a failed query.
+        else if (res.truncated) text += "\nhccn_tool failed: printed more than " + std::to_string(co.max_output >> 20) + " MiB\n";
         captures.push_back(parse_hccn_output(shown, text, d));
       }
     }

@@ -21,6 +21,7 @@
 #include "common.hpp"
 #include "exit_codes.hpp"
 #include "render/mem_render.hpp"
+#include "render/prometheus/prometheus_render.hpp"
 
 namespace npu_doctor::cli {
 namespace {
@@ -140,6 +141,7 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
       a.output,
       [&](std::ostream& out) {
         if (a.format == "json") mem::render_mem_json(report, ro, out);
+        else if (a.format == "prometheus") prometheus::render_mem(report, {g.command, prometheus::now_seconds()}, out);
         else mem::render_mem_text(report, ro, out);
       },
       std::cerr);
@@ -161,7 +163,10 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
 // ---- mem watch ----
 
 volatile std::sig_atomic_t g_stop = 0;
-void on_stop_signal(int) { g_stop = 1; }
+void on_stop_signal(int) {
+  g_stop = 1;
+  kill_running_commands();  // a hung npu-smi must not hold the stop up until its timeout
+}
 
 // Ctrl-C and SIGTERM end the loop after the current poll; no SA_RESTART, so a sleep
 // returns at once. A closed pipe ends it too (write fails instead of killing us).
@@ -271,6 +276,7 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     sleep_until(tick);
     if (g_stop != 0) break;
     const mem::PollResult r = mem::poll_npu_smi(co, step, now_seconds());
+    if (g_stop != 0 && !r.error.empty()) break;  // cut short by the stop signal: not a failure
     ++polls;
     if (!r.error.empty()) {
       if (step == 0) {
@@ -310,8 +316,9 @@ void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
                  "Sample files (JSON lines from python/npu_doctor_mem.py or `mem watch`) and logs with OOM messages; "
                  "directories, compressed files, archives, - for stdin")
       ->required();
-  an->add_option("-f,--format", a->format, "Output format: text, json (npu-doctor/mem/v1, docs/json-mem-v1.md)")
-      ->check(CLI::IsMember({"text", "json"}));
+  an->add_option("-f,--format", a->format,
+                 "Output format: text, json (npu-doctor/mem/v1, docs/json-mem-v1.md), prometheus (docs/prometheus.md)")
+      ->check(CLI::IsMember({"text", "json", "prometheus"}));
   an->add_option("-o,--output", a->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   an->add_option("--html", a->html, "Also write a self-contained HTML page with the memory charts to FILE")
       ->type_name("FILE");

@@ -10,6 +10,7 @@
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/node_summary.hpp"
+#include "render/html_attachment_loader.hpp"
 
 namespace npu_doctor::cli {
 namespace {
@@ -21,6 +22,7 @@ struct MergeArgs {
   std::size_t max_evidence = 3;
   std::string skew = "5s";
   std::optional<int> world_size;
+  HtmlReportArgs html;
 };
 
 // A summary is small (findings and timelines, no logs); anything larger is not one.
@@ -28,9 +30,17 @@ constexpr std::uintmax_t kMaxSummaryBytes = 256u << 20;
 
 std::optional<std::string> read_summary_file(const std::string& path, std::string& error) {
   std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    error = ec ? ec.message() : "not a regular file";  // a FIFO or /dev/zero is no summary
+    return std::nullopt;
+  }
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) {
     error = ec.message();
+    return std::nullopt;
+  }
+  if (size == 0) {
+    error = "empty file: not a node summary";
     return std::nullopt;
   }
   if (size > kMaxSummaryBytes) {
@@ -74,10 +84,12 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
   mo.cluster.skew_us = *skew;
   mo.cluster.world_size = a.world_size;
   const std::size_t count = nodes.size();
+  HtmlReportArgs html = a.html;
+  html.node_facts = node_facts_of(nodes);
   DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
   for (auto& w : warnings) report.warnings.push_back(std::move(w));
   std::cerr << "npu-doctor: merge: " << count << " node summar" << (count == 1 ? "y" : "ies") << "\n";
-  return write_diagnosis(g, report, a.format, a.output);
+  return write_diagnosis(g, report, a.format, a.output, *kb, html);
 }
 
 }  // namespace
@@ -86,8 +98,9 @@ void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* cmd = app.add_subcommand("merge", "Combine node summaries (cluster --summary-out) into one cluster report");
   cmd->add_option("summaries", args->files, "Node summary files (JSON, npu-doctor/node-summary/v1)")->required();
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html")->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html, prometheus")->check(CLI::IsMember(kDiagnosisFormats));
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  add_html_report_options(cmd, args->html);
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts (default 5s)")->type_name("DURATION");

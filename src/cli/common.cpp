@@ -1,10 +1,17 @@
 #include "common.hpp"
 
 #include "exit_codes.hpp"
+#include "npu_doctor/build_info.hpp"
 #include "npu_doctor/duration.hpp"
+#include "npu_doctor/install_paths.hpp"
+#include "npu_doctor/probe.hpp"
 #include "npu_doctor/version.hpp"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cstring>
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +33,19 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
+std::string system_kb_dir() {
+  if (const char* dir = std::getenv("NPU_DOCTOR_SYSTEM_KB_DIR"); dir != nullptr) return dir;
+  return std::string(kSystemKbDir);
+}
+
 std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err) {
   KbLoadOptions opts;
-  opts.user_paths = g.kb_paths;
+  // The site's files first, so that --kb and NPU_DOCTOR_KB_PATH override them; only when
+  // there is one (layering files costs the snapshot's fast start).
+  if (const std::string site = system_kb_dir(); !site.empty() && !kb_files_in(site).empty()) {
+    opts.user_paths.push_back(site);
+  }
+  opts.user_paths.insert(opts.user_paths.end(), g.kb_paths.begin(), g.kb_paths.end());
   if (const char* env = std::getenv("NPU_DOCTOR_KB_PATH"); env != nullptr) {
     std::stringstream ss(env);
     for (std::string p; std::getline(ss, p, ':');) {
@@ -74,6 +91,60 @@ std::string cache_dir() {
   return {};
 }
 
+namespace {
+
+// The temporary file write_output is filling, for the signal handler to remove (a fixed
+// buffer and an atomic flag: nothing a handler touches may be freed under it).
+char g_partial_output[4096];
+std::atomic<bool> g_partial_output_set{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+class PartialOutput {
+ public:
+  explicit PartialOutput(const std::string& tmp) {
+    if (tmp.size() >= sizeof g_partial_output) return;
+    std::memcpy(g_partial_output, tmp.c_str(), tmp.size() + 1);
+    g_partial_output_set.store(true);
+  }
+  ~PartialOutput() { g_partial_output_set.store(false); }
+  PartialOutput(const PartialOutput&) = delete;
+  PartialOutput& operator=(const PartialOutput&) = delete;
+};
+
+void write_stderr(const char* s) {
+  for (std::size_t n = std::strlen(s); n > 0;) {
+    const ssize_t w = ::write(STDERR_FILENO, s, n);
+    if (w <= 0) return;
+    s += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+// Only async-signal-safe calls: kill the tools we run, remove a half-written report,
+// say why, leave with 128 + the signal (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+extern "C" void on_interrupt(int sig) {
+  kill_running_commands();
+  if (g_partial_output_set.load()) ::unlink(g_partial_output);
+  write_stderr(sig == SIGINT    ? "npu-doctor: interrupted (SIGINT); no report was written\n"
+               : sig == SIGTERM ? "npu-doctor: terminated (SIGTERM); no report was written\n"
+                                : "npu-doctor: hung up (SIGHUP); no report was written\n");
+  ::_exit(128 + sig);
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // A signal the caller ignores (nohup, a background job of a non-interactive shell) stays ignored.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err) {
   if (path.empty() || path == "-") {
     write(std::cout);
@@ -81,6 +152,7 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
     return static_cast<bool>(std::cout);
   }
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  const PartialOutput removed_on_signal(tmp);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
@@ -112,13 +184,20 @@ std::optional<int64_t> parse_duration_us(const std::string& s) {
 }
 
 void prepare_app(CLI::App& app, GlobalOptions& g) {
-  app.set_version_flag("--version", std::string("npu-doctor ") + std::string(kVersion));
+  app.set_version_flag("--version", [] { return version_text(system_kb_dir()); },
+                       "Print the version, the knowledge base and the build's optional features, and exit");
+  // Which subcommand runs, for reports that name it (-f prometheus): CLI11 calls this
+  // after parsing, before the subcommand's own callback.
+  app.parse_complete_callback([&app, &g] {
+    for (const CLI::App* sub : app.get_subcommands()) g.command = sub->get_name();
+  });
   app.require_subcommand(1);
   app.fallthrough();  // global options may follow the subcommand name
   add_global_options(app, g);
 }
 
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  install_interrupt_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

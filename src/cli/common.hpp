@@ -18,6 +18,7 @@ struct GlobalOptions {
   std::vector<std::string> kb_paths;  // --kb (repeatable) and NPU_DOCTOR_KB_PATH
   std::string lang;                   // --lang en|zh; empty = from the environment
   std::string color = "auto";         // --color auto|always|never
+  std::string command;                // the subcommand being run ("mem" for mem analyze), set before it runs
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& g);
@@ -26,13 +27,24 @@ void add_global_options(CLI::App& app, GlobalOptions& g);
 // subcommand required, global options (also after the subcommand name).
 void prepare_app(CLI::App& app, GlobalOptions& g);
 
+// SIGINT, SIGTERM, SIGHUP: kill the external commands being run, remove the report
+// write_output is writing, exit 128 + signal (130, 143, 129). run_app installs them;
+// a subcommand that stops cleanly on its own (mem watch, net serve) replaces them.
+void install_interrupt_handlers();
+
 // Parses and runs the chosen subcommand; the exit status (usage errors 2, an escaped
 // exception 3 with a request to report it).
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code);
 
-// Loads the built-in knowledge base plus the user's; prints problems with user files
-// to stderr (a user's broken entry is left out, the rest still works).
+// Loads the built-in knowledge base plus the site's (system_kb_dir(), when it holds
+// *.yaml files) and the user's; prints problems with user files to stderr (a user's
+// broken entry is left out, the rest still works).
 std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err);
+
+// The site's knowledge-base overrides directory read by every command:
+// $NPU_DOCTOR_SYSTEM_KB_DIR when set (empty: none), else the build's default
+// (/etc/npu-doctor/kb.d, cmake -DNPU_DOCTOR_SYSTEM_KB_DIR=...).
+std::string system_kb_dir();
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal);
 
@@ -44,7 +56,8 @@ std::string cache_dir();
 void print_problem(const KbProblem& p, std::ostream& err);
 
 // Writes with `write` to `path` ("-" = stdout) via a temporary file renamed when
-// complete, so a partial file is never left looking complete. False on failure.
+// complete, so a partial file is never left looking complete (a signal removes the
+// temporary file: see install_interrupt_handlers). False on failure.
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err);
 
 // "5s", "500ms", "2m", "1h", "1.5" (seconds) -> microseconds (npu_doctor/duration.hpp).

@@ -4,11 +4,37 @@
 
 #include "exit_codes.hpp"
 #include "npu_doctor/render.hpp"
+#include "render/html_attachment_loader.hpp"
+#include "render/prometheus/prometheus_render.hpp"
 
 namespace npu_doctor::cli {
+namespace {
+// Both entry points below; `kb` is needed only to analyse --attach inputs.
+int write_report(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
+                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html);
+}  // namespace
 
 int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
                     const std::string& output) {
+  return write_report(g, report, format, output, nullptr, HtmlReportArgs{});
+}
+
+void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args) {
+  cmd->add_option("--html", args.path, "Also write the incident report, one self-contained HTML page, to FILE")
+      ->type_name("FILE");
+  cmd->add_option("--attach", args.attach,
+                  "Add an analysis to the HTML report: mem=SAMPLES_OR_LOG, profile=DIR, check=CHECK.json (repeatable)")
+      ->type_name("KIND=PATH");
+}
+
+int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
+                    const std::string& output, const KnowledgeBase& kb, const HtmlReportArgs& html) {
+  return write_report(g, report, format, output, &kb, html);
+}
+
+namespace {
+int write_report(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
+                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html) {
   for (const auto& w : report.warnings) std::cerr << "npu-doctor: " << w << "\n";
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
@@ -16,15 +42,34 @@ int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const
     }
   }
   const RenderOptions ro = render_options(g, output == "-" && format == "text");
-  const bool ok = write_output(
+  const bool page = format == "html" || !html.path.empty();
+  if (!html.attach.empty() && !page) {
+    std::cerr << "npu-doctor: --attach adds to the HTML report: give --html FILE or -f html\n";
+    return kUsage;
+  }
+  HtmlAttachments attachments;
+  attachments.node_facts = html.node_facts;
+  if (kb != nullptr && !html.attach.empty() &&
+      !load_html_attachments(html.attach, *kb, cache_dir(), ro.lang, attachments, std::cerr)) {
+    return kUsage;
+  }
+  bool ok = write_output(
       output,
       [&](std::ostream& out) {
         if (format == "json") render_diagnosis_json(report, ro, out);
         else if (format == "markdown") render_diagnosis_markdown(report, ro, out);
-        else if (format == "html") render_diagnosis_html(report, ro, out);
+        else if (format == "prometheus") prometheus::render_diagnosis(report, {g.command, prometheus::now_seconds()}, out);
+        else if (format == "html") render_incident_html(report, attachments, RenderOptions{ro.lang, false}, out);
         else render_diagnosis_text(report, ro, out);
       },
       std::cerr);
+  if (!html.path.empty()) {
+    ok = write_output(
+             html.path,
+             [&](std::ostream& out) { render_incident_html(report, attachments, RenderOptions{ro.lang, false}, out); },
+             std::cerr) &&
+         ok;
+  }
   if (!ok) return kUsage;
   if (!report.any_input_scanned() && report.findings.empty()) {
     std::cerr << "npu-doctor: no input could be scanned";
@@ -34,5 +79,7 @@ int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const
   }
   return report.root ? kFindings : kOk;
 }
+
+}  // namespace
 
 }  // namespace npu_doctor::cli

@@ -16,6 +16,8 @@ void setup_atc(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code);
+void setup_completion(CLI::App& app, GlobalOptions& g, int& exit_code);
+void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code);
 }  // namespace npu_doctor::cli
 
 int main(int argc, char** argv) {
@@ -36,5 +38,7 @@ int main(int argc, char** argv) {
   setup_hccl(app, g, exit_code);
   setup_net(app, g, exit_code);
   setup_isolate(app, g, exit_code);
+  setup_completion(app, g, exit_code);
+  setup_bundle(app, g, exit_code);
   return run_app(app, argc, argv, exit_code);
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -53,6 +54,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Process groups of the commands being waited for, for kill_running_commands (lock-free
+// atomics: read from a signal handler). More concurrent commands than slots are simply
+// not tracked.
+constexpr std::size_t kTrackedCommands = 64;
+std::atomic<pid_t> g_running[kTrackedCommands];
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+
+// Remembers `pid` while it lives; forgets it when destroyed.
+class RunningCommand {
+ public:
+  explicit RunningCommand(pid_t pid) {
+    for (auto& slot : g_running) {
+      pid_t expected = 0;
+      if (slot.compare_exchange_strong(expected, pid)) {
+        slot_ = &slot;
+        return;
+      }
+    }
+  }
+  ~RunningCommand() {
+    if (slot_ != nullptr) slot_->store(0);
+  }
+  RunningCommand(const RunningCommand&) = delete;
+  RunningCommand& operator=(const RunningCommand&) = delete;
+
+ private:
+  std::atomic<pid_t>* slot_ = nullptr;
+};
+
 void set_nonblocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
@@ -91,6 +121,13 @@ std::vector<std::string> environment(const CommandOptions& o) {
 }
 
 }  // namespace
+
+void kill_running_commands() noexcept {
+  for (auto& slot : g_running) {
+    const pid_t pid = slot.load();
+    if (pid > 0) ::kill(-pid, SIGKILL);
+  }
+}
 
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options) {
   CommandResult r;
@@ -152,6 +189,7 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
     return r;
   }
   r.started = true;
+  const RunningCommand tracked(pid);
   set_nonblocking(out_pipe[0]);
   set_nonblocking(err_pipe[0]);
 

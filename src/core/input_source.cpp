@@ -3,10 +3,12 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -29,6 +31,18 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kPeekBytes = 512;  // enough for every magic number we test (tar: 262)
 constexpr int kMaxArchiveDepth = 1;      // a .gz inside a .tar is read; deeper nesting is not
+// Decompression bombs: past kExpansionFloor bytes out, an archive may give at most
+// kMaxExpansion bytes per compressed byte read. Real logs compress 5-50x (gzip stops at
+// ~1030x), so only a crafted or degenerate file trips it, and time stays bounded.
+constexpr uint64_t kExpansionFloor = 256u << 20;
+constexpr uint64_t kMaxExpansion = 1000;
+
+// Bytes into and out of one top-level archive (nested members included).
+struct ExpansionBudget {
+  uint64_t in = 0;
+  uint64_t out = 0;
+  bool exceeded() const { return out > kExpansionFloor && out / kMaxExpansion > in; }
+};
 
 class FdStream final : public ByteStream {
  public:
@@ -44,6 +58,11 @@ class FdStream final : public ByteStream {
       const ssize_t r = ::read(fd_, buf, n);
       if (r >= 0) return static_cast<long>(r);
       if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {  // a stdin left non-blocking by whoever started us
+        pollfd p{fd_, POLLIN, 0};
+        ::poll(&p, 1, -1);
+        continue;
+      }
       error_ = std::strerror(errno);
       return -1;
     }
@@ -112,7 +131,9 @@ bool looks_like_archive(std::string_view head) {
 // libarchive reading from any ByteStream through callbacks.
 class ArchiveReader {
  public:
-  explicit ArchiveReader(ByteStream& src) : src_(src), a_(archive_read_new()) {
+  // `budget_in` counts the compressed bytes read (null for a nested archive: its bytes
+  // are already the outer archive's output).
+  ArchiveReader(ByteStream& src, uint64_t* budget_in) : src_(src), budget_in_(budget_in), a_(archive_read_new()) {
     archive_read_support_filter_all(a_);
     archive_read_support_format_tar(a_);
     archive_read_support_format_zip(a_);
@@ -140,35 +161,82 @@ class ArchiveReader {
       return -1;
     }
     *out = self->buf_.data();
+    if (self->budget_in_ != nullptr) *self->budget_in_ += static_cast<uint64_t>(r);
     return r;
   }
 
   ByteStream& src_;
+  uint64_t* budget_in_;
   archive* a_;
   std::vector<char> buf_ = std::vector<char>(1 << 16);
 };
 
+// Block by block (archive_read_data_block), so that a member cut short (a gzip cut in
+// half, a tar member claiming more bytes than follow) still yields every byte before
+// the cut; archive_read_data would drop the whole request that hits it.
 class ArchiveMemberStream final : public ByteStream {
  public:
   explicit ArchiveMemberStream(ArchiveReader& ar) : ar_(ar) {}
   long read(char* buf, std::size_t n) override {
-    const la_ssize_t r = archive_read_data(ar_.get(), buf, n);
-    if (r < 0) {
-      error_ = ar_.error();
-      return -1;
+    while (left_ == 0) {
+      if (done_) return 0;
+      const void* block = nullptr;
+      std::size_t size = 0;
+      la_int64_t offset = 0;
+      const int rc = archive_read_data_block(ar_.get(), &block, &size, &offset);
+      if (rc == ARCHIVE_EOF) {
+        done_ = true;
+        return 0;
+      }
+      if (rc < ARCHIVE_WARN) {
+        error_ = ar_.error();
+        return -1;
+      }
+      next_ = static_cast<const char*>(block);
+      left_ = size;
     }
-    return static_cast<long>(r);
+    const std::size_t k = std::min(n, left_);
+    std::memcpy(buf, next_, k);
+    next_ += k;
+    left_ -= k;
+    return static_cast<long>(k);
   }
   std::string error() const override { return error_; }
 
  private:
   ArchiveReader& ar_;
+  const char* next_ = nullptr;
+  std::size_t left_ = 0;
+  bool done_ = false;
   std::string error_;
 };
 
-void visit_archive(ByteStream& src, const std::string& display, int depth, const StreamVisitor& visit,
-                   std::vector<InputReport>& reports) {
-  ArchiveReader ar(src);
+// What the scanner reads from an archive member: counts the bytes out and stops with a
+// clear error when the archive expands like a decompression bomb.
+class BudgetStream final : public ByteStream {
+ public:
+  BudgetStream(ByteStream& inner, ExpansionBudget& budget) : inner_(inner), budget_(budget) {}
+  long read(char* buf, std::size_t n) override {
+    if (budget_.exceeded()) {
+      error_ = "the archive expands more than " + std::to_string(kMaxExpansion) +
+               " times its compressed size (a decompression bomb?)";
+      return -1;
+    }
+    const long r = inner_.read(buf, n);
+    if (r > 0) budget_.out += static_cast<uint64_t>(r);
+    return r;
+  }
+  std::string error() const override { return error_.empty() ? inner_.error() : error_; }
+
+ private:
+  ByteStream& inner_;
+  ExpansionBudget& budget_;
+  std::string error_;
+};
+
+void visit_archive(ByteStream& src, const std::string& display, int depth, ExpansionBudget& budget,
+                   const StreamVisitor& visit, std::vector<InputReport>& reports) {
+  ArchiveReader ar(src, depth == 0 ? &budget.in : nullptr);
   if (!ar.open()) {
     reports.push_back(input_report(display, "archive", InputStatus::error, "cannot open archive: " + ar.error()));
     return;
@@ -192,12 +260,29 @@ void visit_archive(ByteStream& src, const std::string& display, int depth, const
     ArchiveMemberStream member(ar);
     PeekStream peek(member);
     if (depth < kMaxArchiveDepth && looks_like_archive(peek.peek(kPeekBytes))) {
-      visit_archive(peek, member_display, depth + 1, visit, reports);
-      continue;
+      visit_archive(peek, member_display, depth + 1, budget, visit, reports);
+    } else {
+      InputReport report = input_report(member_display, raw ? "compressed file" : "archive member");
+      BudgetStream guarded(peek, budget);
+      visit(guarded, report);
+      reports.push_back(std::move(report));
+      // A member the visitor left early (binary) is read to its end here rather than
+      // skipped inside libarchive, so that its bytes count against the budget too.
+      if (!raw) {
+        char sink[1 << 16];
+        while (guarded.read(sink, sizeof sink) > 0) {
+        }
+      }
     }
-    InputReport report = input_report(member_display, raw ? "compressed file" : "archive member");
-    visit(peek, report);
-    reports.push_back(std::move(report));
+    // Going on would decompress the rest of the bomb just to skip it.
+    if (budget.exceeded()) {
+      if (depth == 0 && !raw) {
+        reports.push_back(input_report(display, "archive", InputStatus::partial,
+                                       "the rest of the archive is not read: it expands more than " +
+                                           std::to_string(kMaxExpansion) + " times its compressed size"));
+      }
+      return;
+    }
   }
   if (members == 0) {
     reports.push_back(input_report(display, "archive", InputStatus::skipped, "the archive holds no files"));
@@ -274,7 +359,8 @@ void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vecto
   }
   PeekStream peek(*fd_stream);
   if (looks_like_archive(peek.peek(kPeekBytes))) {
-    visit_archive(peek, item.display, 0, visit, reports);
+    ExpansionBudget budget;
+    visit_archive(peek, item.display, 0, budget, visit, reports);
     return;
   }
   InputReport report = input_report(item.display, item.is_stdin ? "stdin" : "file");

@@ -465,6 +465,19 @@ void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::s
     for (const auto& f : found) read_user_path(f, files, problems);
     return;
   }
+  // Only regular files of a sane size: a FIFO would block and /dev/zero never ends.
+  constexpr std::uintmax_t kMaxKbFileBytes = 64u << 20;
+  if (!fs::is_regular_file(p, ec)) {
+    problems.push_back({p.string(), 0,
+                        ec ? "cannot read knowledge-base file: " + ec.message()
+                           : "not a regular file; a knowledge-base path is a .yaml file or a directory",
+                        true});
+    return;
+  }
+  if (const auto size = fs::file_size(p, ec); !ec && size > kMaxKbFileBytes) {
+    problems.push_back({p.string(), 0, "larger than 64 MiB: not a knowledge-base file", true});
+    return;
+  }
   std::ifstream in(p, std::ios::binary);
   if (!in) {
     problems.push_back({p.string(), 0, "cannot read knowledge-base file", true});

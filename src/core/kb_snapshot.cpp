@@ -173,6 +173,27 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
   return w.take();
 }
 
+std::optional<KbSnapshotSummary> read_kb_snapshot_summary(std::string_view data) {
+  // The extractors (a few dozen) come before the entry count: read past them.
+  Reader r(data);
+  if (r.str() != kMagic) return std::nullopt;
+  KbSnapshotSummary s;
+  s.version = r.str();
+  for (std::size_t n = r.count(), i = 0; i < n && r.ok(); ++i) {
+    r.str();  // id
+    r.str();  // namespace
+    read_pattern(r);
+    r.str();   // decode
+    r.strs();  // samples
+    r.strs();
+    r.str();  // source file and line
+    r.u32();
+  }
+  s.entries = r.count();
+  if (!r.ok()) return std::nullopt;
+  return s;
+}
+
 std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data) {
   Reader r(data);
   if (r.str() != kMagic) return std::nullopt;

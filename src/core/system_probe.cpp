@@ -10,6 +10,10 @@
 
 namespace npu_doctor {
 
+std::optional<std::string> Probe::find_program(const std::string& name) const {
+  return find_on_path(name, env("PATH").value_or(""));
+}
+
 SystemProbe::SystemProbe(std::string root, CommandOptions command_options)
     : root_(std::move(root)), command_options_(std::move(command_options)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
@@ -21,6 +25,9 @@ std::string SystemProbe::map(const std::string& path) const {
 }
 
 std::optional<std::string> SystemProbe::read_file(const std::string& path, std::size_t max_bytes) const {
+  // A FIFO in a collected tree (or a hostile one) would block the open for ever: not a file we read.
+  struct stat st {};
+  if (::stat(map(path).c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return std::nullopt;
   std::ifstream in(map(path), std::ios::binary);
   if (!in) return std::nullopt;
   std::string data(max_bytes, '\0');

@@ -2,6 +2,7 @@
 // machine, maybe another version) and never throws: every problem becomes `error`.
 #include <nlohmann/json.hpp>
 
+#include "json_number.hpp"
 #include "npu_doctor/node_summary.hpp"
 
 namespace npu_doctor {
@@ -109,24 +110,33 @@ std::string str(const json& j, const char* key) {
   return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
 }
 
+// A number that does not fit T (1e300 as an int) is malformed, not a conversion with
+// undefined behaviour.
+template <class T>
+T checked(const json& v, const char* key) {
+  if (!v.is_number()) return v.get<T>();  // throws the usual type error
+  if (auto n = json_number<T>(v)) return *n;
+  throw std::invalid_argument(std::string("\"") + key + "\" is out of range");
+}
+
 template <class T>
 T num(const json& j, const char* key) {
   const auto it = j.find(key);
-  return it == j.end() || it->is_null() ? T{} : it->get<T>();
+  return it == j.end() || it->is_null() ? T{} : checked<T>(*it, key);
 }
 
 template <class T>
 std::optional<T> opt(const json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
-  return it->get<T>();
+  return checked<T>(*it, key);
 }
 
 std::optional<Timestamp> read_time(const json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
   Timestamp t;
-  t.micros = it->at("micros").get<int64_t>();
+  t.micros = checked<int64_t>(it->at("micros"), "micros");
   t.has_year = it->value("has_year", true);
   t.text = str(*it, "text");
   return t;

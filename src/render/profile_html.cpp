@@ -1,10 +1,13 @@
 // `profile --html FILE`: one self-contained page, bar charts as inline SVG, no scripts,
 // no fonts or styles fetched from anywhere, so it opens offline and in mail attachments.
+// Its sections are also the profile part of the incident report (html_attachments.cpp).
 #include <algorithm>
 #include <cstdio>
 
 #include "analysis_words.hpp"
 #include "html_escape.hpp"
+#include "profile_html.hpp"
+#include "svg_bar_chart.hpp"
 #include "npu_doctor/profile.hpp"
 #include "npu_doctor/version.hpp"
 
@@ -12,6 +15,7 @@ namespace npu_doctor {
 namespace {
 
 using render_detail::html_escape;
+using render_detail::svg_bar_chart;
 using words::W;
 
 std::string num(double v, int digits = 1) {
@@ -21,28 +25,6 @@ std::string num(double v, int digits = 1) {
 }
 
 std::string ms(double us) { return num(us / 1000.0, 3) + " ms"; }
-
-// A horizontal bar chart: one labelled bar per row, length proportional to value.
-void bar_chart(const std::vector<std::pair<std::string, double>>& rows, const std::vector<std::string>& values,
-               const std::vector<bool>& highlight, std::ostream& out) {
-  const int label_w = 260, bar_w = 420, row_h = 22;
-  double max = 0;
-  for (const auto& r : rows) max = std::max(max, r.second);
-  if (max <= 0) max = 1;
-  const int h = static_cast<int>(rows.size()) * row_h + 6;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + bar_w + 140 << "\" height=\"" << h
-      << "\" role=\"img\">\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const int y = static_cast<int>(i) * row_h + 3;
-    const int w = std::max(1, static_cast<int>(rows[i].second / max * bar_w));
-    out << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << html_escape(rows[i].first)
-        << "</text>";
-    out << "<rect x=\"" << label_w << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << row_h - 6
-        << "\" class=\"" << (highlight[i] ? "bar hot" : "bar") << "\"/>";
-    out << "<text x=\"" << label_w + w + 6 << "\" y=\"" << y + 15 << "\">" << html_escape(values[i]) << "</text>\n";
-  }
-  out << "</svg>\n";
-}
 
 void ops_section(const ProfileReport& r, const std::vector<const OpStat*>& ops, bool by_avg, Lang l, std::ostream& out) {
   std::vector<std::pair<std::string, double>> rows;
@@ -54,7 +36,7 @@ void ops_section(const ProfileReport& r, const std::vector<const OpStat*>& ops, 
     hot.push_back(o->is_ai_cpu());
   }
   out << "<h2>" << html_escape(words::get(by_avg ? W::top_by_avg : W::top_by_total, l)) << "</h2>\n";
-  bar_chart(rows, values, hot, out);
+  svg_bar_chart(rows, values, hot, out);
   out << "<table><tr><th>" << html_escape(words::get(W::op_type, l)) << "</th><th>"
       << html_escape(words::get(W::task_type, l)) << "</th><th>" << html_escape(words::get(W::calls, l)) << "</th><th>"
       << html_escape(words::get(W::total, l)) << "</th><th>" << html_escape(words::get(W::average, l)) << "</th><th>"
@@ -76,10 +58,18 @@ void render_profile_html(const ProfileReport& r, const RenderOptions& o, std::os
       << "<title>npu-doctor profile</title>\n<style>\n"
       << "body{font-family:sans-serif;margin:2em;color:#222}h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}\n"
       << "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
-      << "svg text{font:12px sans-serif;fill:#222}.bar{fill:#4a7bd0}.bar.hot{fill:#d9822b}tr.hot td{background:#fdebd3}\n"
-      << ".finding{border-left:4px solid #d9822b;padding:.3em .8em;margin:.6em 0;background:#fafafa}.ev{font-family:monospace}\n"
-      << "</style>\n</head>\n<body>\n";
-  out << "<h1>npu-doctor profile</h1>\n<p>npu-doctor " << html_escape(kVersion) << " &middot; "
+      << render_detail::svg_bar_chart_style() << profile_sections_style() << "</style>\n</head>\n<body>\n";
+  out << "<h1>npu-doctor profile</h1>\n";
+  render_profile_sections(r, l, out);
+  out << "</body>\n</html>\n";
+}
+
+std::string_view profile_sections_style() {
+  return ".finding{border-left:4px solid #d9822b;padding:.3em .8em;margin:.6em 0;background:#fafafa}.ev{font-family:monospace}\n";
+}
+
+void render_profile_sections(const ProfileReport& r, Lang l, std::ostream& out) {
+  out << "<p>npu-doctor " << html_escape(kVersion) << " &middot; "
       << html_escape(words::get(W::source, l)) << ": " << html_escape(r.ops_source.empty() ? "-" : r.ops_source) << "</p>\n";
   out << "<h2>" << html_escape(words::get(W::findings, l)) << "</h2>\n";
   if (r.findings.empty()) out << "<p>" << html_escape(words::get(W::no_findings, l)) << "</p>\n";
@@ -100,7 +90,7 @@ void render_profile_html(const ProfileReport& r, const RenderOptions& o, std::os
     const TimeSplit& t = *r.time_split;
     out << "<h2>" << html_escape(words::get(W::time_split, l)) << " <small>(" << html_escape(t.source) << ")</small></h2>\n";
     const double tot = t.total_us > 0 ? t.total_us : 1;
-    bar_chart({{std::string(words::get(W::compute, l)), t.compute_us},
+    svg_bar_chart({{std::string(words::get(W::compute, l)), t.compute_us},
                {std::string(words::get(W::communication, l)), t.communication_us},
                {std::string(words::get(W::free_time, l)), t.free_us}},
               {ms(t.compute_us) + "  " + num(t.compute_us / tot * 100) + "%",
@@ -118,7 +108,7 @@ void render_profile_html(const ProfileReport& r, const RenderOptions& o, std::os
       values.push_back(num(x.wait() * 100) + "%");
       hot.push_back(x.wait() > kWaitRatioThreshold);
     }
-    bar_chart(rows, values, hot, out);
+    svg_bar_chart(rows, values, hot, out);
     if (r.communication) {
       const auto& v = *r.communication;
       out << "<p>";
@@ -137,7 +127,6 @@ void render_profile_html(const ProfileReport& r, const RenderOptions& o, std::os
     }
     out << "</ul>\n";
   }
-  out << "</body>\n</html>\n";
 }
 
 }  // namespace npu_doctor

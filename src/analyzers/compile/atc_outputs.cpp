@@ -5,6 +5,7 @@
 #include "atc_command.hpp"
 #include "atc_operators.hpp"
 #include "input_source.hpp"
+#include "json_number.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor::atc_detail {
@@ -126,7 +127,8 @@ bool parse_check_result(const std::string& text, const std::string& path, AtcChe
   };
   auto num = [](const nlohmann::json& o, const char* k) {
     auto it = o.find(k);
-    return it != o.end() && it->is_number() ? it->get<long long>() : 0LL;
+    // A float out of range (1e300) would be undefined behaviour as get<long long>().
+    return it != o.end() ? json_number<long long>(*it).value_or(0LL) : 0LL;
   };
   report.model = str(j, "name");
   report.result = str(j, "result");
@@ -147,8 +149,8 @@ bool parse_check_result(const std::string& text, const std::string& path, AtcChe
       for (const auto& cause : *c) {
         if (!cause.is_object()) continue;
         std::string msg = str(cause, "message");
-        if (auto code = cause.find("code"); code != cause.end() && code->is_number()) {
-          msg = "[" + std::to_string(code->get<long long>()) + "] " + msg;
+        if (auto code = cause.find("code"); code != cause.end()) {
+          if (auto n = json_number<long long>(*code)) msg = "[" + std::to_string(*n) + "] " + msg;
         }
         op.reason += (op.reason.empty() ? "" : "; ") + msg;
       }

@@ -1,6 +1,7 @@
 #include "analyzers/hccl/hccl_test_output.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 #include "checks/text_util.hpp"
@@ -18,7 +19,7 @@ bool search(std::string_view s, const std::regex& re, Match& m) { return std::re
 std::string_view strip_mpi_prefix(std::string_view line) {
   static const std::regex re(R"(^\[\d+,\d+\]<std(?:out|err)>:\s?)");
   Match m;
-  if (search(line, re, m)) line.remove_prefix(static_cast<std::size_t>(m.length(0)));
+  if (!line.empty() && line.front() == '[' && search(line, re, m)) line.remove_prefix(static_cast<std::size_t>(m.length(0)));
   return line;
 }
 
@@ -56,11 +57,19 @@ HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
   for (std::string_view raw : checks::split(text, '\n')) {
     ++number;
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    // Table rows are short; std::regex recurses per character, so a huge line (a binary
+    // blob, a file without line ends) could overflow the stack: skip it.
+    if (raw.size() > 4096) continue;
     const std::string_view line = trim(strip_mpi_prefix(raw));
     if (line.empty()) continue;
     Match m;
     const auto keep = [&] { return sanitize_line(utf8_prefix(line, 400)); };
-    if (search(line, row, m) && fits(m)) {
+    // Cheap tests before each std::regex: megabytes of unrelated log must not take minutes.
+    const std::string low = checks::to_lower(line);
+    const auto has = [&](const char* word) { return low.find(word) != std::string::npos; };
+    const bool maybe_error = has("err") || has("fail") || has("abort") || has("segmentation") || has("core dumped") ||
+                             has("ei") || has("ej");
+    if (std::isdigit(static_cast<unsigned char>(line.front())) != 0 && search(line, row, m) && fits(m)) {
       HcclTestRow r;
       r.data_size = std::stoull(m[1].str());
       r.avg_time_us = std::stod(m[2].str());
@@ -69,18 +78,18 @@ HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
       r.line = number;
       r.text = keep();
       out.rows.push_back(std::move(r));
-    } else if (search(line, rank_failed, m) && m[1].length() < 9 && m[2].length() < 20) {
+    } else if (has("rank_id") && search(line, rank_failed, m) && m[1].length() < 9 && m[2].length() < 20) {
       out.rank_failures.push_back({std::stoi(m[1].str()), std::stoull(m[2].str()), number, keep()});
-    } else if (search(line, header, m)) {
+    } else if (has("data_size") && search(line, header, m)) {
       out.header_seen = true;
-    } else if (search(line, sizes, m)) {
+    } else if (has("minbytes") && search(line, sizes, m)) {
       out.min_bytes = std::stoull(m[1].str());
       out.max_bytes = std::stoull(m[2].str());
       out.iters = std::stoi(m[3].str());
       out.warmup_iters = std::stoi(m[4].str());
     } else if (line.find("No verification is performed") != std::string_view::npos) {
       out.notes.emplace_back(number, keep());
-    } else if (search(line, error_word, m)) {
+    } else if (maybe_error && search(line, error_word, m)) {
       if (out.errors.size() < 50) out.errors.emplace_back(number, keep());
     }
     if (out.test.empty() && line.find("_test") != std::string_view::npos && search(line, test_name, m)) {

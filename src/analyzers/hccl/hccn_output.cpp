@@ -28,6 +28,9 @@ std::optional<int> command_device(std::string_view line) {
 
 // "[device 0]current time : ..." / "[devid 2]    Tue Jun ... LINK DOWN": the id and the rest.
 std::optional<std::pair<int, std::string_view>> device_prefix(std::string_view line) {
+  // Cheap tests before each std::regex: a tool printing megabytes must not take minutes.
+  const std::string_view t = trim(line);
+  if (t.empty() || t.front() != '[') return std::nullopt;
   static const std::regex re(R"(^\s*\[(?:device|devid|dev)\s*(\d{1,4})\]\s*)", std::regex::icase);
   std::match_results<std::string_view::const_iterator> m;
   if (!std::regex_search(line.begin(), line.end(), m, re)) return std::nullopt;
@@ -45,6 +48,8 @@ std::optional<std::string> value_after(std::string_view line, std::string_view k
   rest.remove_prefix(1);
   return std::string(trim(rest));
 }
+
+constexpr std::size_t kMaxLineBytes = 4096;
 
 class Parser {
  public:
@@ -80,7 +85,9 @@ class Parser {
 
   void line(std::string_view raw, std::size_t number) {
     const std::string_view t = trim(raw);
-    if (t.empty()) return;
+    // hccn_tool answers in short lines; std::regex recurses per character and overflows
+    // the stack on a long one (a binary blob, a file without line ends), so skip those.
+    if (t.empty() || t.size() > kMaxLineBytes) return;
     if (auto id = command_device(t)) {
       current_ = *id;
       return;
@@ -138,6 +145,7 @@ class Parser {
   }
 
   static std::optional<int> tls_switch(std::string_view body) {
+    if (lower(body).find("tls") == std::string::npos) return std::nullopt;
     static const std::regex re(R"(tls\s+switch\s*[\[\(]\s*(\d)\s*[\]\)])", std::regex::icase);
     std::match_results<std::string_view::const_iterator> m;
     if (!std::regex_search(body.begin(), body.end(), m, re)) return std::nullopt;
@@ -145,6 +153,7 @@ class Parser {
   }
 
   static std::optional<HccnLinkEvent> link_event(std::string_view body) {
+    if (lower(body).find("link") == std::string::npos) return std::nullopt;
     static const std::regex re(R"(^(.*?)\s*LINK\s+(UP|DOWN)\s*$)", std::regex::icase);
     std::match_results<std::string_view::const_iterator> m;
     if (!std::regex_search(body.begin(), body.end(), m, re)) return std::nullopt;

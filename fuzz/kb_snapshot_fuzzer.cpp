@@ -1,0 +1,14 @@
+// The binary knowledge-base snapshot reader (src/core/kb_snapshot.cpp): it runs at every
+// start-up on embedded bytes, and must reject anything that is not its own format.
+#include "fuzz_support.hpp"
+#include "kb_snapshot.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  using namespace npu_doctor;
+  if (auto kb = read_kb_snapshot(fuzz::as_text(data, size))) {
+    // What was read must survive a round trip.
+    const std::string again = write_kb_snapshot(*kb);
+    if (!read_kb_snapshot(again)) __builtin_trap();
+  }
+  return 0;
+}

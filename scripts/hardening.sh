@@ -1,0 +1,45 @@
+#!/bin/sh
+# The hardening run CI does after the normal build and tests (docs/hardening.md):
+#  1. the ASan+UBSan tree (preset `asan`, clang 14; the fuzz harnesses are part of it),
+#  2. the whole test suite in it,
+#  3. every fuzz harness for FUZZ_SECONDS (default 20) each, two at a time,
+#  4. the TSan tree (preset `tsan`: the core library and the threaded-scanner tests) and its tests.
+# Any sanitizer report, test failure or fuzz finding fails the run. Uses ccache when it is
+# installed. Environment: FUZZ_SECONDS, JOBS (default: nproc), HARDENING_SKIP=fuzz,tsan...
+set -eu
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+fuzz_seconds=${FUZZ_SECONDS:-20}
+skip=${HARDENING_SKIP:-}
+launcher=""
+if command -v ccache >/dev/null 2>&1; then
+  launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
+fi
+start=$(date +%s)
+step() { echo "== hardening: $* ($(( $(date +%s) - start ))s)"; }
+
+step "ASan+UBSan build (build-fuzz)"
+# shellcheck disable=SC2086
+cmake --preset asan $launcher >/dev/null
+cmake --build build-fuzz -j"$jobs"
+
+step "test suite under ASan+UBSan"
+ctest --preset asan -j"$jobs"
+
+case ",$skip," in *,fuzz,*) ;; *)
+  step "fuzz harnesses, ${fuzz_seconds}s each"
+  # A fresh corpus each CI run (seeded from the fixtures): the run must not depend on history.
+  rm -rf build-fuzz/fuzz-run
+  sh fuzz/run_fuzzers.sh build-fuzz build-fuzz/fuzz-run "$fuzz_seconds" 2
+esac
+
+case ",$skip," in *,tsan,*) ;; *)
+  step "TSan build (build-tsan)"
+  # shellcheck disable=SC2086
+  cmake --preset tsan $launcher >/dev/null
+  cmake --build --preset tsan -j"$jobs"
+  step "threaded-scanner tests under TSan"
+  ctest --preset tsan -j"$jobs"
+esac
+
+step "done"

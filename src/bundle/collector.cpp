@@ -1,0 +1,514 @@
+#include "bundle/collector.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "bundle/bundle_archive.hpp"
+#include "bundle/probe_record.hpp"
+#include "bundle/redaction.hpp"
+#include "bundle/report_md.hpp"
+#include "checks/check_runner.hpp"
+#include "checks/compatibility.hpp"
+#include "npu_doctor/diagnosis.hpp"
+#include "npu_doctor/parse/npu_smi.hpp"
+#include "npu_doctor/render.hpp"
+#include "npu_doctor/text.hpp"
+#include "npu_doctor/version.hpp"
+#include "render/check_render.hpp"
+#include "core/regex.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace npu_doctor::bundle {
+
+bool relevant_variable(const std::string& name) {
+  static const char* const kPrefixes[] = {"ASCEND_", "HCCL_", "HCCN_", "MASTER_", "PYTORCH_", "TORCH_", "NPU_",
+                                          "ACL_",    "GE_",   "TE_",   "OMP_",    "TASK_QUEUE_", "MULTI_STREAM_",
+                                          "INF_NAN_", "COMBINED_ENABLE_", "DYNAMIC_", "MS_", "RANK_TABLE_"};
+  static const char* const kNames[] = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "NODE_RANK",
+                                       "GROUP_RANK", "RANK_ID", "RANK_SIZE", "DEVICE_ID", "LD_LIBRARY_PATH",
+                                       "PATH", "PYTHONPATH", "LD_PRELOAD", "CUDA_VISIBLE_DEVICES", "HOME",
+                                       "USER", "SHELL", "LANG", "LC_ALL", "TZ", "HOSTNAME", "VIRTUAL_ENV",
+                                       "CONDA_DEFAULT_ENV", "CONDA_PREFIX", "SLURM_JOB_ID", "SLURM_NODELIST"};
+  for (const char* p : kPrefixes) {
+    if (name.starts_with(p)) return true;
+  }
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+namespace {
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::string iso_time(std::time_t t) {
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A path on the machine as a member name below `prefix` ("sysroot/", "logs/"), or "" when
+// it cannot be one (relative, "..").
+std::string member_under(const std::string& prefix, const std::string& path) {
+  const fs::path p = fs::path(path).lexically_normal();
+  if (!p.is_absolute()) return {};
+  for (const auto& part : p) {
+    if (part == "..") return {};
+  }
+  const std::string rel = p.relative_path().string();
+  return rel.empty() ? std::string() : prefix + rel;
+}
+
+std::vector<std::string> regex_all(const char* pattern, std::string_view text) {
+  std::string error;
+  static std::map<std::string, Regex> cache;
+  auto it = cache.find(pattern);
+  if (it == cache.end()) {
+    auto re = Regex::compile(pattern, false, error);
+    if (!re) return {};
+    it = cache.emplace(pattern, std::move(*re)).first;
+  }
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (auto m = it->second.search(text, pos)) {
+    if (m->end <= m->begin) break;
+    out.emplace_back(text.substr(m->begin, m->end - m->begin));
+    pos = m->end;
+  }
+  return out;
+}
+
+struct CommandRecord {
+  std::vector<std::string> argv;
+  std::string member;
+  std::string status;
+  double seconds = 0;
+};
+
+class Collector {
+ public:
+  Collector(const BundleOptions& o, const KnowledgeBase& kb, std::string top_dir)
+      : o_(o), kb_(kb), writer_(o.output, std::move(top_dir)), host_(o.root, command_options(o)) {}
+
+  BundleResult run();
+
+ private:
+  static CommandOptions command_options(const BundleOptions& o) {
+    CommandOptions c;
+    c.timeout = o.timeout;
+    c.max_output = 8u << 20;
+    return c;
+  }
+  void put(const std::string& member, std::string_view redacted);
+  void put_raw_text(const std::string& member, std::string_view raw) { put(member, redactor_.redact(raw)); }
+  CommandResult command(const std::vector<std::string>& argv);
+  void skip(std::string item, std::string reason) { skipped_.push_back({std::move(item), std::move(reason)}); }
+
+  void gather_hardware();
+  void gather_network();
+  void register_identifiers();
+  void write_gathered();
+  void write_environment();
+  void run_check();
+  void collect_logs();
+  void run_diagnose();
+  void write_report();
+  void write_manifest();
+
+  const BundleOptions& o_;
+  const KnowledgeBase& kb_;
+  Redactor redactor_;
+  ArchiveWriter writer_;
+  SystemProbe host_;
+  std::vector<SkippedItem> skipped_;
+  std::set<std::string> hung_;
+  std::vector<CommandRecord> commands_;
+  std::vector<std::pair<std::string, std::string>> gathered_;  // member -> raw text, written after identifiers
+  std::string npu_smi_info_;
+  std::uint64_t written_ = 0;
+  bool failed_ = false;
+  std::string error_;
+  ReportFacts facts_;
+  std::vector<LogFile> logs_;
+  std::map<std::string, std::string> log_members_;  // path on this host -> member
+  LogSelection selection_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::time_t created_ = std::time(nullptr);
+};
+
+void Collector::put(const std::string& member, std::string_view redacted) {
+  if (failed_ || member.empty()) return;
+  std::string error;
+  if (!writer_.add(member, redacted, error)) {
+    failed_ = true;
+    error_ = "cannot write the bundle: " + error;
+    return;
+  }
+  written_ += redacted.size();
+}
+
+CommandResult Collector::command(const std::vector<std::string>& argv) {
+  CommandResult r;
+  const std::string shown = command_line(argv);
+  if (hung_.count(argv.front()) != 0) {
+    r.error = argv.front() + " was not run again: it did not answer before";
+    skip(shown, r.error);
+    return r;
+  }
+  r = host_.run(argv);
+  if (r.timed_out) hung_.insert(argv.front());
+  if (!r.started || r.timed_out) skip(shown, r.describe());
+  commands_.push_back({argv, {}, r.describe(), r.seconds});
+  return r;
+}
+
+void Collector::gather_hardware() {
+  auto keep = [&](const std::vector<std::string>& argv, const std::string& member) {
+    const CommandResult r = command(argv);
+    if (!r.started) return r;
+    commands_.back().member = member;
+    std::string text = r.out;
+    if (!r.err.empty()) text += (text.empty() || text.ends_with('\n') ? "" : "\n") + std::string("--- stderr ---\n") + r.err;
+    if (!r.ok()) text += "--- " + r.describe() + " ---\n";
+    gathered_.emplace_back(member, std::move(text));
+    return r;
+  };
+  const CommandResult info = keep({"npu-smi", "info"}, "hardware/npu-smi-info.txt");
+  std::set<int> npus;
+  if (info.ok()) {
+    npu_smi_info_ = info.out;
+    if (auto parsed = parse_npu_smi_info(info.out)) {
+      for (const auto& c : parsed->chips) npus.insert(c.npu);
+    }
+  }
+  for (int n : npus) {
+    for (const char* kind : {"board", "health"}) {
+      keep({"npu-smi", "info", "-t", kind, "-i", std::to_string(n)},
+           "hardware/npu-smi-" + std::string(kind) + "-" + std::to_string(n) + ".txt");
+    }
+  }
+  keep({"lscpu"}, "hardware/lscpu.txt");
+  keep({"numactl", "-H"}, "hardware/numactl.txt");
+  for (const char* f : {"/proc/cpuinfo", "/proc/meminfo", "/etc/os-release"}) {
+    if (auto text = host_.read_file(f, 4u << 20)) {
+      gathered_.emplace_back("hardware/" + fs::path(f).filename().string() + ".txt", *text);
+    } else {
+      skip(f, "cannot read");
+    }
+  }
+}
+
+void Collector::gather_network() {
+  for (const auto& argv : std::vector<std::vector<std::string>>{{"ip", "addr"}, {"ip", "route"}}) {
+    const CommandResult r = command(argv);
+    if (!r.started) continue;
+    const std::string member = "network/ip-" + argv[1] + ".txt";
+    commands_.back().member = member;
+    gathered_.emplace_back(member, r.out + r.err);
+  }
+  // hccn_tool answers per device; one file in the layout `npu-doctor hccl hccn` reads.
+  if (!host_.find_program("hccn_tool")) {
+    skip("hccn_tool", "not found on PATH");
+    return;
+  }
+  std::vector<int> devices;
+  for (const auto& name : host_.list_dir("/dev")) {
+    if (name.starts_with("davinci") && name.size() > 7 &&
+        std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      devices.push_back(std::stoi(name.substr(7)));
+    }
+  }
+  std::sort(devices.begin(), devices.end());
+  if (devices.empty()) {
+    skip("hccn_tool", "no /dev/davinci<N> device nodes to ask about");
+    return;
+  }
+  std::string text;
+  for (int d : devices) {
+    for (const char* q : {"-link", "-net_health", "-ip"}) {
+      const std::vector<std::string> argv = {"hccn_tool", "-i", std::to_string(d), q, "-g"};
+      const CommandResult r = command(argv);
+      text += command_line(argv) + "\n";
+      if (r.started) {
+        commands_.back().member = "network/hccn_tool.txt";
+        text += r.out + r.err;
+        if (!r.out.empty() && !r.out.ends_with('\n')) text += "\n";
+      }
+    }
+  }
+  gathered_.emplace_back("network/hccn_tool.txt", text);
+}
+
+void Collector::register_identifiers() {
+  if (!o_.anonymize) return;
+  // The host's names.
+  std::string host;
+  if (o_.root == "/") {
+    char buf[256] = {};
+    if (::gethostname(buf, sizeof buf - 1) == 0) host = buf;
+  } else if (auto h = host_.read_file("/etc/hostname")) {
+    host = std::string(trim(*h));
+  }
+  if (!host.empty()) {
+    redactor_.add_identifier(IdentifierKind::host, host);
+    if (auto dot = host.find('.'); dot != std::string::npos) redactor_.add_identifier(IdentifierKind::host, host.substr(0, dot));
+  }
+  // People: the user running this, and the login accounts of the machine.
+  for (const char* v : {"USER", "LOGNAME"}) {
+    if (auto it = o_.environment.find(v); it != o_.environment.end() && it->second != "root") {
+      redactor_.add_identifier(IdentifierKind::user, it->second);
+    }
+  }
+  if (auto passwd = host_.read_file("/etc/passwd")) {
+    for (const auto& e : checks::parse_passwd(*passwd)) {
+      if (e.uid >= 1000 && e.uid != 65534) redactor_.add_identifier(IdentifierKind::user, e.name);
+    }
+  }
+  if (!o_.identity.user.empty() && o_.identity.user != "root") redactor_.add_identifier(IdentifierKind::user, o_.identity.user);
+  // Addresses: what the network commands and the job's address variables show.
+  std::string network_text;
+  for (const auto& [member, text] : gathered_) {
+    if (member.starts_with("network/")) network_text += text + "\n";
+  }
+  for (const auto& [name, value] : o_.environment) {
+    if (name.find("ADDR") != std::string::npos || name.find("_IP") != std::string::npos || name.ends_with("HOST")) {
+      network_text += value + "\n";
+    }
+  }
+  for (const auto& ip : regex_all(R"((?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.]))", network_text)) {
+    if (!ip.starts_with("127.") && !ip.starts_with("255.") && !ip.starts_with("0.")) {
+      redactor_.add_identifier(IdentifierKind::ipv4, ip);
+    }
+  }
+  for (const auto& mac : regex_all(R"((?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}(?![0-9A-Fa-f:]))", network_text)) {
+    if (mac != "ff:ff:ff:ff:ff:ff") redactor_.add_identifier(IdentifierKind::mac, mac);
+  }
+}
+
+void Collector::write_gathered() {
+  for (const auto& [member, text] : gathered_) put_raw_text(member, text);
+}
+
+void Collector::write_environment() {
+  std::string text;
+  for (const auto& [name, value] : o_.environment) {
+    if (!relevant_variable(name)) continue;
+    const std::string line = name + "=" + redactor_.redact_variable(name, value) + "\n";
+    text += line;
+  }
+  facts_.environment = text;
+  put("environment.txt", text);
+}
+
+void Collector::run_check() {
+  if (!o_.run_check) {
+    skip("check", "--no-check");
+    return;
+  }
+  RecordingProbe recorder(host_, redactor_);
+  checks::CheckOptions opts;
+  opts.identity = o_.identity;
+  opts.timeout = o_.timeout;
+  const checks::CheckReport report = checks::run_checks(recorder, kb_, checks::CompatibilityTable::builtin(), opts);
+  RenderOptions ro;
+  ro.lang = o_.lang;
+  std::ostringstream js, txt;
+  checks::render_check_json(report, ro, js);
+  checks::render_check_text(report, ro, txt);
+  put_raw_text("check/report.json", js.str());
+  put_raw_text("check/report.txt", txt.str());
+  ProbeRecord& record = recorder.record();
+  record.identity = o_.identity;
+  for (const auto& [path, content] : record.files) {
+    if (content) put(member_under("sysroot/", path), *content);
+  }
+  put(kProbeRecordMember, record.to_json());
+  facts_.check_status = std::string(checks::to_string(report.status()));
+  for (const auto& step : report.steps) {
+    facts_.check_steps.push_back({std::string(checks::to_string(step.id)), std::string(checks::to_string(step.status()))});
+    for (const auto& [k, v] : step.facts) facts_.versions.emplace_back(k, redactor_.redact(v));
+    for (const auto& f : step.findings) facts_.check_findings.push_back(redactor_.redact(f.entry->id + ": " + f.entry->title.get(o_.lang)));
+  }
+}
+
+void Collector::collect_logs() {
+  std::vector<std::string> defaults;
+  if (o_.default_logs) defaults = default_log_locations(o_.environment);
+  std::optional<std::int64_t> newer_than;
+  if (o_.since_seconds) newer_than = static_cast<std::int64_t>(created_) - *o_.since_seconds;
+  const std::uint64_t budget = o_.max_size > written_ ? o_.max_size - written_ : 0;
+  selection_ = select_logs(o_.log_paths, defaults, o_.root, newer_than, budget);
+  for (auto& s : selection_.skipped) skip(redactor_.redact(s.item), s.reason);
+  bool any_dir = false;
+  for (const auto& f : selection_.files) {
+    std::ifstream in(f.path, std::ios::binary);
+    std::ostringstream s;
+    if (!(s << in.rdbuf()) && f.size != 0) {
+      skip(redactor_.redact(f.shown), "cannot read");
+      continue;
+    }
+    const std::string data = s.str();
+    if (looks_binary(std::string_view(data).substr(0, 64u << 10))) {
+      // Compressed or binary data cannot be searched for secrets, so it stays out.
+      skip(redactor_.redact(f.shown), "binary or compressed: cannot be redacted");
+      continue;
+    }
+    const std::string member = member_under("logs/", redactor_.redact(f.shown));
+    put(member, redactor_.redact(data));
+    log_members_[f.path] = member;
+    logs_.push_back(f);
+    any_dir = true;
+  }
+  if (!any_dir && !failed_) {
+    std::string error;
+    writer_.add_directory("logs", error);  // diagnose on the bundle finds an empty log directory
+  }
+}
+
+void Collector::run_diagnose() {
+  if (!o_.run_diagnose) {
+    skip("diagnose", "--no-diagnose");
+    return;
+  }
+  if (logs_.empty()) {
+    skip("diagnose", "no logs collected");
+    return;
+  }
+  std::vector<KbProblem> problems;
+  Diagnoser diagnoser(kb_, problems, o_.cache_dir);
+  DiagnoseOptions opts;
+  for (const auto& f : logs_) opts.paths.push_back(f.path);
+  opts.jobs = 2;
+  DiagnosisReport report = diagnoser.run(opts);
+  auto shown = [&](std::string& p) {
+    if (auto it = log_members_.find(p); it != log_members_.end()) p = it->second;
+  };
+  for (auto& in : report.inputs) shown(in.path);
+  for (auto& f : report.findings) {
+    for (auto& e : f.evidence) shown(e.path);
+  }
+  RenderOptions ro;
+  ro.lang = o_.lang;
+  std::ostringstream js, txt;
+  render_diagnosis_json(report, ro, js);
+  render_diagnosis_text(report, ro, txt);
+  put_raw_text("diagnose/report.json", js.str());
+  put_raw_text("diagnose/report.txt", txt.str());
+  if (const Finding* root = report.root_finding()) {
+    std::string text = root->entry->id + (root->code.empty() ? "" : " (" + root->code + ")") + ": " +
+                       root->entry->title.get(o_.lang) + "\n";
+    const Evidence& e = root->first();
+    text += "\n" + e.path + ":" + std::to_string(e.line) + "\n";
+    for (const auto& c : e.before) text += "  " + c.text + "\n";
+    text += "> " + e.text + "\n";
+    for (const auto& c : e.after) text += "  " + c.text + "\n";
+    facts_.root_cause = redactor_.redact(text);
+  }
+  facts_.findings = report.findings.size();
+}
+
+void Collector::write_report() {
+  facts_.created = iso_time(created_);
+  facts_.tool_version = std::string(kVersion);
+  facts_.hardware = redactor_.redact(npu_smi_info_);
+  for (const auto& [member, text] : gathered_) {
+    if (member == "network/ip-addr.txt" || member == "network/hccn_tool.txt") facts_.topology += redactor_.redact(text);
+  }
+  facts_.skipped = skipped_;
+  facts_.logs = logs_.size();
+  put("report.md", render_report_md(facts_, o_.lang));
+}
+
+void Collector::write_manifest() {
+  json m;
+  m["schema"] = kManifestSchema;
+  m["tool_version"] = std::string(kVersion);
+  m["created"] = iso_time(created_);
+  m["complete"] = true;
+  m["options"] = {{"root", redactor_.redact(o_.root)},
+                  {"max_size", o_.max_size},
+                  {"since_seconds", o_.since_seconds ? json(*o_.since_seconds) : json(nullptr)},
+                  {"timeout_ms", o_.timeout.count()},
+                  {"anonymized", o_.anonymize}};
+  json members = json::array();
+  for (const auto& mi : writer_.members()) members.push_back({{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256}});
+  m["members"] = members;
+  json skipped = json::array();
+  for (const auto& s : skipped_) skipped.push_back({{"item", redactor_.redact(s.item)}, {"reason", redactor_.redact(s.reason)}});
+  m["skipped"] = skipped;
+  json commands = json::array();
+  for (const auto& c : commands_) {
+    commands.push_back({{"argv", c.argv}, {"status", c.status}, {"seconds", c.seconds},
+                        {"member", c.member.empty() ? json(nullptr) : json(c.member)}});
+  }
+  m["commands"] = json::parse(redactor_.redact(commands.dump()));
+  json searched = json::array();
+  for (const auto& s : selection_.searched) searched.push_back(redactor_.redact(s));
+  m["logs"] = {{"searched", searched}, {"collected", logs_.size()}};
+  json counts = json::object();
+  for (const auto& [k, v] : redactor_.counts()) counts[k] = v;
+  m["redactions"] = counts;
+  m["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  put(kManifestMember, m.dump(1, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+BundleResult Collector::run() {
+  BundleResult result;
+  result.path = o_.output;
+  std::string error;
+  if (!writer_.open(error)) {
+    result.error = error;
+    return result;
+  }
+  put(kMarkerMember, json({{"schema", kBundleSchema}, {"tool_version", std::string(kVersion)}}).dump() + "\n");
+  gather_hardware();
+  gather_network();
+  register_identifiers();  // before anything else is written: every member is redacted alike
+  write_gathered();
+  write_environment();
+  run_check();
+  collect_logs();
+  run_diagnose();
+  write_report();
+  write_manifest();
+  if (!failed_ && !writer_.finish(error)) {
+    failed_ = true;
+    error_ = error;
+  }
+  result.written = !failed_;
+  result.error = error_;
+  result.members = writer_.members().size();
+  result.uncompressed_bytes = written_;
+  result.archive_bytes = result.written ? writer_.bytes_written() : 0;
+  result.skipped = skipped_;
+  result.redactions = redactor_.counts();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return result;
+}
+
+}  // namespace
+
+BundleResult collect_bundle(const BundleOptions& options, const KnowledgeBase& kb) {
+  std::string top = fs::path(options.output).filename().string();
+  for (const char* ext : {".tar.gz", ".tgz"}) {
+    if (top.ends_with(ext)) top.resize(top.size() - std::string_view(ext).size());
+  }
+  if (top.empty() || top == "." || top == "..") top = "npu-doctor-bundle";
+  Collector c(options, kb, top);
+  return c.run();
+}
+
+}  // namespace npu_doctor::bundle

@@ -1,0 +1,213 @@
+#include "bundle/probe_record.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace npu_doctor::bundle {
+
+using nlohmann::json;
+
+namespace {
+
+json optional_text(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+
+std::optional<std::string> text_of(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<std::string>();
+}
+
+}  // namespace
+
+std::string ProbeRecord::to_json() const {
+  json j;
+  j["schema"] = kProbeRecordSchema;
+  j["root"] = root;
+  j["identity"] = {{"uid", identity.uid},       {"gid", identity.gid},   {"groups", identity.groups},
+                   {"user", identity.user},     {"origin", identity.origin}};
+  json files_j = json::object();
+  for (const auto& [path, content] : files) {
+    files_j[path] = content ? json{{"present", true}, {"bytes", content->size()}} : json{{"present", false}};
+  }
+  j["files"] = files_j;
+  j["dirs"] = dirs;
+  json stats_j = json::object();
+  for (const auto& [path, s] : stats) {
+    stats_j[path] = {{"exists", s.exists}, {"directory", s.is_directory}, {"char_device", s.is_char_device},
+                     {"mode", s.mode},     {"uid", s.uid},                {"gid", s.gid}};
+  }
+  j["stats"] = stats_j;
+  json env_j = json::object();
+  for (const auto& [k, v] : env) env_j[k] = optional_text(v);
+  j["env"] = env_j;
+  json programs_j = json::object();
+  for (const auto& [k, v] : programs) programs_j[k] = optional_text(v);
+  j["programs"] = programs_j;
+  json commands_j = json::array();
+  for (const auto& [argv, r] : commands) {
+    commands_j.push_back({{"argv", argv},
+                          {"started", r.started},
+                          {"timed_out", r.timed_out},
+                          {"exit_code", r.exit_code},
+                          {"signal", r.signal},
+                          {"stdout", r.out},
+                          {"stderr", r.err},
+                          {"truncated", r.truncated},
+                          {"error", r.error},
+                          {"seconds", r.seconds}});
+  }
+  j["commands"] = commands_j;
+  // Replace invalid UTF-8 (command output, binary files) instead of failing.
+  return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::optional<ProbeRecord> ProbeRecord::from_json(const std::string& text, const std::string& bundle_dir,
+                                                  std::string& error) {
+  ProbeRecord r;
+  try {
+    const json j = json::parse(text);
+    if (j.value("schema", "") != kProbeRecordSchema) {
+      error = "not a " + std::string(kProbeRecordSchema) + " record";
+      return std::nullopt;
+    }
+    r.root = j.at("root").get<std::string>();
+    const json& id = j.at("identity");
+    r.identity.uid = id.at("uid").get<unsigned>();
+    r.identity.gid = id.at("gid").get<unsigned>();
+    r.identity.groups = id.at("groups").get<std::vector<unsigned>>();
+    r.identity.user = id.value("user", "");
+    r.identity.origin = id.value("origin", "");
+    for (const auto& [path, f] : j.at("files").items()) {
+      if (!f.value("present", false)) {
+        r.files[path] = std::nullopt;
+        continue;
+      }
+      std::ifstream in(bundle_dir + "/sysroot" + path, std::ios::binary);
+      if (!in) {
+        r.files[path] = std::nullopt;  // the member was removed: answer as missing
+        continue;
+      }
+      std::ostringstream s;
+      s << in.rdbuf();
+      r.files[path] = s.str();
+    }
+    r.dirs = j.at("dirs").get<std::map<std::string, std::vector<std::string>>>();
+    for (const auto& [path, s] : j.at("stats").items()) {
+      FileInfo info;
+      info.exists = s.at("exists").get<bool>();
+      info.is_directory = s.at("directory").get<bool>();
+      info.is_char_device = s.at("char_device").get<bool>();
+      info.mode = s.at("mode").get<unsigned>();
+      info.uid = s.at("uid").get<unsigned>();
+      info.gid = s.at("gid").get<unsigned>();
+      r.stats[path] = info;
+    }
+    for (const auto& [k, v] : j.at("env").items()) r.env[k] = text_of(v);
+    for (const auto& [k, v] : j.at("programs").items()) r.programs[k] = text_of(v);
+    for (const auto& c : j.at("commands")) {
+      CommandResult cr;
+      cr.started = c.at("started").get<bool>();
+      cr.timed_out = c.at("timed_out").get<bool>();
+      cr.exit_code = c.at("exit_code").get<int>();
+      cr.signal = c.at("signal").get<int>();
+      cr.out = c.at("stdout").get<std::string>();
+      cr.err = c.at("stderr").get<std::string>();
+      cr.truncated = c.at("truncated").get<bool>();
+      cr.error = c.at("error").get<std::string>();
+      cr.seconds = c.at("seconds").get<double>();
+      r.commands[c.at("argv").get<std::vector<std::string>>()] = std::move(cr);
+    }
+  } catch (const std::exception& e) {
+    error = std::string("malformed probe record: ") + e.what();
+    return std::nullopt;
+  }
+  return r;
+}
+
+// --- recording -------------------------------------------------------------------------
+
+std::optional<std::string> RecordingProbe::read_file(const std::string& path, std::size_t max_bytes) const {
+  auto content = live_.read_file(path, max_bytes);
+  auto& slot = record_.files[redactor_.redact(path)];
+  if (content) {
+    std::string kept = redactor_.redact(*content);
+    if (!slot || kept.size() > slot->size()) slot = std::move(kept);
+  }
+  return content;
+}
+
+std::vector<std::string> RecordingProbe::list_dir(const std::string& path) const {
+  auto names = live_.list_dir(path);
+  auto& kept = record_.dirs[redactor_.redact(path)];
+  kept.clear();
+  for (const auto& n : names) kept.push_back(redactor_.redact(n));
+  return names;
+}
+
+FileInfo RecordingProbe::stat(const std::string& path) const {
+  const FileInfo info = live_.stat(path);
+  record_.stats[redactor_.redact(path)] = info;
+  return info;
+}
+
+std::optional<std::string> RecordingProbe::env(const std::string& name) const {
+  auto value = live_.env(name);
+  record_.env[name] = value ? std::optional<std::string>(redactor_.redact_variable(name, *value)) : std::nullopt;
+  return value;
+}
+
+std::optional<std::string> RecordingProbe::find_program(const std::string& name) const {
+  auto where = live_.find_program(name);
+  record_.programs[name] = where ? std::optional<std::string>(redactor_.redact(*where)) : std::nullopt;
+  return where;
+}
+
+CommandResult RecordingProbe::run(const std::vector<std::string>& argv) const {
+  CommandResult r = live_.run(argv);
+  CommandResult kept = r;
+  kept.out = redactor_.redact(r.out);
+  kept.err = redactor_.redact(r.err);
+  kept.error = redactor_.redact(r.error);
+  std::vector<std::string> key;
+  for (const auto& a : argv) key.push_back(redactor_.redact(a));
+  record_.commands[key] = std::move(kept);
+  return r;
+}
+
+// --- replay ----------------------------------------------------------------------------
+
+std::optional<std::string> ReplayProbe::read_file(const std::string& path, std::size_t max_bytes) const {
+  auto it = record_.files.find(path);
+  if (it == record_.files.end() || !it->second) return std::nullopt;
+  return it->second->substr(0, max_bytes);
+}
+
+std::vector<std::string> ReplayProbe::list_dir(const std::string& path) const {
+  auto it = record_.dirs.find(path);
+  return it == record_.dirs.end() ? std::vector<std::string>{} : it->second;
+}
+
+FileInfo ReplayProbe::stat(const std::string& path) const {
+  auto it = record_.stats.find(path);
+  return it == record_.stats.end() ? FileInfo{} : it->second;
+}
+
+std::optional<std::string> ReplayProbe::env(const std::string& name) const {
+  auto it = record_.env.find(name);
+  return it == record_.env.end() ? std::nullopt : it->second;
+}
+
+std::optional<std::string> ReplayProbe::find_program(const std::string& name) const {
+  auto it = record_.programs.find(name);
+  return it == record_.programs.end() ? std::nullopt : it->second;
+}
+
+CommandResult ReplayProbe::run(const std::vector<std::string>& argv) const {
+  if (auto it = record_.commands.find(argv); it != record_.commands.end()) return it->second;
+  CommandResult r;
+  r.error = "not recorded in the bundle";
+  return r;
+}
+
+}  // namespace npu_doctor::bundle

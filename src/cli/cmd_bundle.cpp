@@ -1,0 +1,160 @@
+// npu-doctor bundle: the bug-report checklist (hardware, versions, check, logs with their
+// diagnosis, environment, network) collected, redacted and packed into one .tar.gz that
+// `diagnose` and `check --root` read offline (docs/bundle.md).
+#include <unistd.h>
+
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "bundle/collector.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "npu_doctor/duration.hpp"
+
+extern char** environ;
+
+namespace npu_doctor::cli {
+namespace {
+
+struct BundleArgs {
+  std::string output;
+  std::vector<std::string> logs;
+  std::string since;
+  std::string max_size = "200M";
+  double timeout_s = 10;
+  bool anonymize = false;
+  bool no_default_logs = false;
+  std::string root = "/";
+};
+
+checks::Identity process_identity() {
+  checks::Identity who;
+  who.uid = ::geteuid();
+  who.gid = ::getegid();
+  const int n = ::getgroups(0, nullptr);
+  if (n > 0) {
+    std::vector<gid_t> groups(static_cast<std::size_t>(n));
+    const int got = ::getgroups(n, groups.data());
+    for (int i = 0; i < got; ++i) who.groups.push_back(groups[static_cast<std::size_t>(i)]);
+  }
+  who.origin = "current process";
+  return who;
+}
+
+std::string default_name() {
+  char buf[64];
+  std::tm tm{};
+  const std::time_t now = std::time(nullptr);
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "npu-doctor-bundle-%Y%m%d-%H%M%S.tar.gz", &tm);
+  return buf;
+}
+
+int run(const GlobalOptions& g, const BundleArgs& a) {
+  bundle::BundleOptions o;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  o.output = a.output.empty() ? default_name() : a.output;
+  if (fs::is_directory(o.output, ec)) o.output = (fs::path(o.output) / default_name()).string();
+  const fs::path parent = fs::absolute(o.output, ec).parent_path();
+  if (!fs::is_directory(parent, ec)) {
+    std::cerr << "npu-doctor: bundle: -o " << o.output << ": directory " << parent.string() << " does not exist\n";
+    return kUsage;
+  }
+  const auto size = bundle::parse_byte_size(a.max_size);
+  if (!size || *size == 0) {
+    std::cerr << "npu-doctor: bundle: --max-size '" << a.max_size << "' is not a size (e.g. 200M, 1G, 500K)\n";
+    return kUsage;
+  }
+  o.max_size = *size;
+  if (!a.since.empty()) {
+    const auto d = parse_duration(a.since);
+    if (!d) {
+      std::cerr << "npu-doctor: bundle: --since '" << a.since << "' is not a duration (e.g. 30m, 2h, 1d)\n";
+      return kUsage;
+    }
+    o.since_seconds = std::chrono::duration_cast<std::chrono::seconds>(*d).count();
+  }
+  if (!fs::is_directory(a.root, ec)) {
+    std::cerr << "npu-doctor: bundle: --root " << a.root << ": not a directory\n";
+    return kUsage;
+  }
+  o.root = fs::absolute(a.root, ec).lexically_normal().string();
+  if (o.root.size() > 1 && o.root.ends_with('/')) o.root.pop_back();
+  o.log_paths = a.logs;
+  o.default_logs = !a.no_default_logs;
+  o.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+  o.anonymize = a.anonymize;
+  o.identity = process_identity();
+  o.lang = render_options(g, false).lang;
+  o.cache_dir = cache_dir();
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    if (const auto eq = kv.find('='); eq != std::string::npos) o.environment[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+
+  auto kb = load_kb(g, std::cerr);
+  const bundle::BundleResult r = bundle::collect_bundle(o, *kb);
+  if (!r.written) {
+    std::cerr << "npu-doctor: bundle: " << r.error << "\n";
+    return kUsage;
+  }
+  std::cout << "Bundle written: " << r.path << " (" << r.members << " files, " << r.uncompressed_bytes
+            << " bytes before compression, " << r.archive_bytes << " compressed, " << std::round(r.seconds * 10) / 10
+            << " s)\n";
+  std::size_t redacted = 0;
+  for (const auto& [rule, n] : r.redactions) redacted += n;
+  std::cout << "Redacted: " << redacted << " value(s)" << (o.anonymize ? ", identifiers anonymized" : "") << "\n";
+  if (!r.skipped.empty()) {
+    std::cout << "Not collected (" << r.skipped.size() << ", listed in manifest.json):\n";
+    std::size_t shown = 0;
+    for (const auto& s : r.skipped) {
+      if (++shown > 10) {
+        std::cout << "  ...\n";
+        break;
+      }
+      std::cout << "  " << s.item << ": " << s.reason << "\n";
+    }
+  }
+  std::cout << "Add the reproduction steps to report.md inside it before sharing it.\n";
+  return kOk;
+}
+
+}  // namespace
+
+void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<BundleArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "bundle", "Collect hardware, versions, the environment check, logs and network facts into one redacted .tar.gz");
+  cmd->add_option("-o,--output", args->output,
+                  "The archive to write (default npu-doctor-bundle-<UTC time>.tar.gz here; a directory: that name in it)")
+      ->type_name("FILE");
+  cmd->add_option("--logs", args->logs, "Also collect these log files or directories (repeatable)")->type_name("PATH");
+  cmd->add_flag("--no-default-logs", args->no_default_logs,
+                "Do not look in the default Ascend log locations ($ASCEND_PROCESS_LOG_PATH, ~/ascend/log, "
+                "/var/log/npu/slog ...)");
+  cmd->add_option("--since", args->since, "Only logs modified within this time (30m, 2h, 1d)")->type_name("DURATION");
+  cmd->add_option("--max-size", args->max_size,
+                  "Cap on the bytes of all collected files before compression; logs newest first fill what is left "
+                  "(default 200M)")
+      ->type_name("SIZE");
+  cmd->add_option("--timeout", args->timeout_s, "Seconds each external command may take before it is killed (default 10)")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->type_name("SECONDS");
+  cmd->add_flag("--anonymize", args->anonymize,
+                "Also replace this host's name, user names, IP and MAC addresses by pseudonyms (the same on every node)");
+  cmd->add_option("--root", args->root,
+                  "Read files (also /dev, /proc, /sys and default log locations) under DIR instead of /: a mounted "
+                  "system or a test tree. Commands still run on this host")
+      ->type_name("DIR");
+  cmd->footer(
+      "Secrets (values of variables named *TOKEN*, *KEY*, *SECRET*, *PASSWORD* ..., URL credentials, token shapes) are "
+      "removed before anything is written; the archive is created readable by its owner only.\n"
+      "Read it offline: npu-doctor diagnose BUNDLE.tar.gz, npu-doctor check --root BUNDLE.tar.gz.\n"
+      "Exit status: 0 bundle written, 2 usage error or the bundle could not be written, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

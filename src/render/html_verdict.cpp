@@ -1,0 +1,70 @@
+// The verdict at the top of the incident report: the root cause with why it was chosen,
+// its evidence and remedies, then the cross-rank decision.
+#include "html_escape.hpp"
+#include "html_sections.hpp"
+#include "html_words.hpp"
+#include "report_text.hpp"
+#include "ui_text.hpp"
+
+namespace npu_doctor::html {
+namespace {
+
+using render_detail::html_escape;
+using render_detail::location;
+using ui::Text;
+
+std::string ranks_text(const std::vector<int>& ranks) {
+  std::string s;
+  for (std::size_t i = 0; i < ranks.size() && i < 64; ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 64) s += ", … (" + std::to_string(ranks.size()) + ")";
+  return s;
+}
+
+}  // namespace
+
+void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
+  const Finding* f = r.root_finding();
+  if (f == nullptr) {
+    out << "<p id=\"verdict\">"
+        << html_escape(r.findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang))
+        << "</p>\n";
+    return;
+  }
+  const Entry& e = *f->entry;
+  out << "<div class=\"card\" id=\"verdict\" data-rule=\"" << html_escape(e.id) << "\"><h2>"
+      << html_escape(ui::get(Text::root_cause, lang)) << ": <span id=\"root-cause\">" << html_escape(e.title.get(lang))
+      << "</span></h2>\n<p><span class=\"tag\">" << to_string(e.category) << "</span> ";
+  if (!f->code.empty()) out << "<span class=\"tag\">" << html_escape(f->code) << "</span> ";
+  out << "<span class=\"muted\">rule " << html_escape(e.id) << "</span></p>\n";
+  out << "<p><b>" << html_escape(ui::get(Text::why, lang)) << "</b>: " << html_escape(root_cause_reason(r, lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::get(Text::cause, lang)) << "</b>: " << html_escape(e.cause.get(lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::get(Text::remedies, lang)) << "</b></p>\n";
+  remedies(e, lang, out);
+  out << "<p><b>" << html_escape(ui::get(Text::evidence, lang)) << "</b>: <code>" << html_escape(location(f->first()))
+      << "</code>" << (f->count > 1 ? " ×" + std::to_string(f->count) : "") << "</p>\n";
+  evidence_list(*f, out);
+  out << "</div>\n";
+}
+
+void cluster_summary(const DiagnosisReport& r, Lang lang, std::ostream& out) {
+  if (!r.cluster) return;
+  const auto& c = *r.cluster;
+  out << "<h2 id=\"cluster\">" << html_escape(word(Word::cluster, lang)) << ": " << c.ranks << " "
+      << html_escape(word(Word::ranks, lang)) << "</h2>\n<table class=\"kv\">\n";
+  if (c.culprit) {
+    out << "<tr><th>" << html_escape(word(Word::culprit, lang)) << "</th><td>"
+        << html_escape(word(Word::rank, lang)) << " " << c.culprit->rank
+        << (c.culprit->host.empty() ? "" : " (" + html_escape(c.culprit->host) + ")") << "</td></tr>\n";
+  }
+  out << "<tr><th>" << html_escape(word(Word::basis, lang)) << "</th><td>" << to_string(c.basis) << "</td></tr>\n<tr><th>"
+      << html_escape(word(Word::confidence, lang)) << "</th><td>" << html_escape(c.confidence) << "</td></tr>\n<tr><th>"
+      << html_escape(word(Word::why, lang)) << "</th><td>" << html_escape(cluster_reason(c, lang)) << "</td></tr>\n";
+  const std::pair<Word, const std::vector<int>*> lists[] = {
+      {Word::symptom_ranks, &c.symptom_ranks}, {Word::silent_ranks, &c.silent_ranks}, {Word::missing_ranks, &c.missing_ranks}};
+  for (const auto& [w, ranks] : lists) {
+    if (!ranks->empty()) out << "<tr><th>" << html_escape(word(w, lang)) << "</th><td>" << ranks_text(*ranks) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+}  // namespace npu_doctor::html
