@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <sys/types.h>
+#include <unistd.h>
+
 #include "checks/proc_files.hpp"
 #include "checks/text_util.hpp"
 
@@ -63,6 +66,20 @@ bool can_read_write(const FileInfo& file, const Identity& who) {
     bits = (file.mode >> 3) & 07;
   }
   return (bits & 06) == 06;
+}
+
+Identity current_process_identity() {
+  Identity who;
+  who.uid = ::geteuid();  // the kernel checks file access with the effective ids
+  who.gid = ::getegid();
+  const int n = ::getgroups(0, nullptr);
+  if (n > 0) {
+    std::vector<gid_t> groups(static_cast<std::size_t>(n));
+    const int got = ::getgroups(n, groups.data());
+    for (int i = 0; i < got; ++i) who.groups.push_back(groups[static_cast<std::size_t>(i)]);
+  }
+  who.origin = "current process";
+  return who;
 }
 
 std::optional<Identity> identity_of_user(const Probe& probe, const std::string& name) {

@@ -43,6 +43,9 @@ bool can_read_write(const FileInfo& file, const Identity& who);
 
 // The user `name` as /etc/passwd and /etc/group under `probe` describe it (the groups a
 // new login would have). nullopt when the user is unknown.
+// This process's effective ids and groups (what the kernel checks file access with).
+Identity current_process_identity();
+
 std::optional<Identity> identity_of_user(const Probe& probe, const std::string& name);
 
 // The credentials of process `pid` from /proc/<pid>/status. nullopt when unreadable.

@@ -29,19 +29,6 @@ struct BundleArgs {
   std::string root = "/";
 };
 
-checks::Identity process_identity() {
-  checks::Identity who;
-  who.uid = ::geteuid();
-  who.gid = ::getegid();
-  const int n = ::getgroups(0, nullptr);
-  if (n > 0) {
-    std::vector<gid_t> groups(static_cast<std::size_t>(n));
-    const int got = ::getgroups(n, groups.data());
-    for (int i = 0; i < got; ++i) who.groups.push_back(groups[static_cast<std::size_t>(i)]);
-  }
-  who.origin = "current process";
-  return who;
-}
 
 std::string default_name() {
   char buf[64];
@@ -87,7 +74,7 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
   o.default_logs = !a.no_default_logs;
   o.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
   o.anonymize = a.anonymize;
-  o.identity = process_identity();
+  o.identity = checks::current_process_identity();
   o.lang = render_options(g, false).lang;
   o.cache_dir = cache_dir();
   for (char** e = environ; *e != nullptr; ++e) {

@@ -34,19 +34,6 @@ struct CheckArgs {
   std::string output = "-";
 };
 
-checks::Identity current_identity() {
-  checks::Identity who;
-  who.uid = ::geteuid();  // the kernel checks file access with the effective ids
-  who.gid = ::getegid();
-  const int n = ::getgroups(0, nullptr);
-  if (n > 0) {
-    std::vector<gid_t> groups(static_cast<std::size_t>(n));
-    const int got = ::getgroups(n, groups.data());
-    for (int i = 0; i < got; ++i) who.groups.push_back(groups[static_cast<std::size_t>(i)]);
-  }
-  who.origin = "current process";
-  return who;
-}
 
 // The checked process's environment replaces this one's for every variable either has,
 // except PATH: tools (npu-smi, python3) are still found the way this shell finds them.
@@ -103,7 +90,7 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   command_options.timeout = opts.timeout;
   SystemProbe probe(root.lexically_normal().string(), command_options);
 
-  if (!replay) opts.identity = current_identity();
+  if (!replay) opts.identity = checks::current_process_identity();
   if (a.pid >= 0) {
     opts.pid = a.pid;
     auto who = checks::identity_of_process(probe, a.pid);

@@ -6,27 +6,14 @@
 
 #include "analyzers/memory/byte_size.hpp"
 #include "analyzers/memory/mem_ui_text.hpp"
+#include "html_escape.hpp"
 
 namespace npu_doctor::mem {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string esc(std::string_view s) {
-  std::string r;
-  r.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      case '\'': r += "&#39;"; break;
-      default: r += c;
-    }
-  }
-  return r;
-}
+std::string esc(std::string_view s) { return render_detail::html_escape(s); }
 
 // JSON inside <script>: '<', '>' and '&' only occur in strings, where \u escapes are valid.
 std::string script_json(const json& j) {

@@ -10,26 +10,13 @@
 #include "mem_chart.hpp"
 #include "mem_render.hpp"
 #include "npu_doctor/version.hpp"
+#include "html_escape.hpp"
 #include "report_text.hpp"
 
 namespace npu_doctor::mem {
 namespace {
 
-std::string esc(std::string_view s) {
-  std::string r;
-  r.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      case '\'': r += "&#39;"; break;
-      default: r += c;
-    }
-  }
-  return r;
-}
+std::string esc(std::string_view s) { return render_detail::html_escape(s); }
 
 std::string bytes(uint64_t b) { return format_bytes(static_cast<double>(b)); }
 std::string word(MemText t, Lang lang) { return std::string(mem_text(t, lang)); }
