@@ -137,7 +137,7 @@ ForeignServer::~ForeignServer() {
   thread_.join();
 }
 
-NamespaceNet::NamespaceNet(int hosts) : hosts_(hosts) {
+NamespaceNet::NamespaceNet(int hosts) {
   if (::geteuid() != 0) {
     reason_ = "creating network namespaces needs root";
     return;

@@ -85,7 +85,6 @@ class NamespaceNet {
   bool sh(const std::vector<std::string>& argv);
   std::string prefix_;
   std::string subnet_;
-  int hosts_ = 0;
   std::string reason_;
   std::vector<std::string> created_ns_;
   bool bridge_ = false;
