@@ -30,7 +30,8 @@ void check_environment(CheckContext& ctx, StepResult& step, const Toolkit& t) {
   // latest/ is a link) or inside ASCEND_TOOLKIT_HOME.
   const std::string root = t.dir.ends_with("/latest") ? t.dir.substr(0, t.dir.size() - 7) : t.dir;
   bool ld_ok = false;
-  for (std::string_view entry : split(ld.value_or(""), ':')) {
+  const std::string ld_path = ld.value_or("");  // split() returns views into it: keep it alive
+  for (std::string_view entry : split(ld_path, ':')) {
     entry = trim(entry);
     if (entry.empty()) continue;
     if (path_within(entry, root) || (home && !home->empty() && path_within(entry, *home))) ld_ok = true;
