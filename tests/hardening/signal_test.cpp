@@ -56,6 +56,17 @@ class SlowFifo {
   std::thread thread_;
 };
 
+// A while_running action: waits until the stand-in tool has written its pid to `pids` (it is
+// hanging now), then sends `sig` to npu-doctor.
+std::function<void(pid_t)> signal_once_tool_hangs(const fs::path& pids, int sig) {
+  return [pids, sig](pid_t pid) {
+    const auto until = std::chrono::steady_clock::now() + 30s;
+    while (!fs::exists(pids) && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(200ms);
+    ::kill(pid, sig);
+  };
+}
+
 // Exists and is not a zombie (a killed child whose parent exited may wait for a reaper).
 bool running(pid_t pid) {
   if (::kill(pid, 0) != 0) return false;
@@ -130,12 +141,7 @@ TEST(SignalCheck, CtrlCWhileAToolHangsKillsTheToolAndExits130) {
   run.args = {"check", "--root", (d.path() / "root").string(), "--only", "driver", "--timeout", "300"};
   run.path_prefix = bin.string();
   run.timeout = 60s;
-  run.while_running = [&](pid_t pid) {
-    const auto until = std::chrono::steady_clock::now() + 30s;
-    while (!fs::exists(bin / "pids") && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(10ms);
-    std::this_thread::sleep_for(200ms);
-    ::kill(pid, SIGINT);
-  };
+  run.while_running = signal_once_tool_hangs(bin / "pids", SIGINT);
   const BoundedResult r = run_bounded(run);
   ASSERT_FALSE(r.timed_out) << "Ctrl-C must not wait for the tool's 300 s timeout";
   EXPECT_LT(r.seconds, 30.0);
@@ -165,12 +171,7 @@ TEST(SignalMemWatch, SigtermWhileAPollHangsKeepsEverySample) {
   run.args = {"mem", "watch", "--interval", "100ms", "--timeout", "300s", "-o", samples.string()};
   run.path_prefix = bin.string();
   run.timeout = 60s;
-  run.while_running = [&](pid_t pid) {
-    const auto until = std::chrono::steady_clock::now() + 30s;
-    while (!fs::exists(bin / "pids") && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(10ms);
-    std::this_thread::sleep_for(200ms);
-    ::kill(pid, SIGTERM);
-  };
+  run.while_running = signal_once_tool_hangs(bin / "pids", SIGTERM);
   const BoundedResult r = run_bounded(run);
   ASSERT_FALSE(r.timed_out) << "SIGTERM must not wait for the hung poll's 300 s timeout";
   EXPECT_LT(r.seconds, 30.0);
