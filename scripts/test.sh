@@ -1,6 +1,9 @@
 #!/bin/sh
-# Builds npu-doctor with warnings as errors and runs the whole test suite.
+# Builds npu-doctor with warnings as errors and runs the whole test suite, then the
+# hardening run (scripts/hardening.sh, docs/hardening.md): the suite again under
+# ASan+UBSan, a 30 s smoke run of every fuzz harness, the threaded scanner under TSan.
 # This is the README's test command and what CI runs (.ci/run).
+# NPU_DOCTOR_HARDENING=0 leaves out the hardening run (a quicker local check; CI never sets it).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
@@ -8,3 +11,6 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_DOCTOR_WERROR=ON
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+if [ "${NPU_DOCTOR_HARDENING:-1}" != 0 ]; then
+  sh scripts/hardening.sh
+fi

@@ -1,5 +1,7 @@
 #pragma once
 // Text from logs is untrusted bytes: make it safe to print and to put in JSON.
+#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +22,15 @@ bool looks_binary(std::string_view head);
 std::string_view trim(std::string_view s);
 // The pieces of `s` between `sep`s (empty pieces kept; "" gives one empty piece).
 std::vector<std::string_view> split(std::string_view s, char sep);
+
+// `s` as a number of type T (an integer, or a floating type) when the whole of `s` is one,
+// in range; nullopt otherwise (also for "", a sign alone, or white space around it).
+template <typename T>
+std::optional<T> parse_number(std::string_view s) {
+  T v{};
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
 
 }  // namespace npu_doctor

@@ -1,7 +1,6 @@
 #include "checks/text_util.hpp"
 
 #include <cctype>
-#include <charconv>
 
 namespace npu_doctor::checks {
 
@@ -50,11 +49,7 @@ std::optional<NumberedLine> find_line_containing(std::string_view text, std::str
 }
 
 std::optional<long long> to_integer(std::string_view s) {
-  s = trim(s);
-  long long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
+  return parse_number<long long>(trim(s));
 }
 
 bool looks_binary(std::string_view s) {

@@ -20,22 +20,40 @@ ChunkReader::~ChunkReader() {
   thread_.join();
 }
 
-void ChunkReader::fill(Buffer& b) {
-  b.size = 0;
-  b.eof = false;
-  b.error.clear();
+namespace {
+// Where the first chunk starts: most plogs are smaller, and larger inputs pay one copy of it.
+constexpr std::size_t kFirstChunkStart = 64u << 10;
+}  // namespace
+
+bool ChunkReader::allocate(Buffer& b, std::size_t room, std::size_t capacity) {
   try {
-    // Allocated on first use (uninitialised: no page is touched before it is read into),
-    // so a small input never pays for the second buffer.
-    if (!b.bytes) b.bytes = std::make_unique_for_overwrite<char[]>(2 * chunk_size_);
+    // Uninitialised: no page is touched before it is read into, so a small input never
+    // pays for the whole buffer.
+    auto bytes = std::make_unique_for_overwrite<char[]>(room + capacity);
+    if (b.size > 0) std::memcpy(bytes.get() + room, b.bytes.get() + b.room, b.size);
+    b.bytes = std::move(bytes);
+    b.room = room;
+    b.capacity = capacity;
+    return true;
   } catch (const std::bad_alloc&) {
     b.error = "out of memory";
     b.eof = true;
-    return;
+    return false;
   }
-  char* data = b.bytes.get() + chunk_size_;
+}
+
+void ChunkReader::fill(Buffer& b, bool first_chunk) {
+  b.size = 0;
+  b.eof = false;
+  b.error.clear();
+  if (first_chunk && !b.bytes) {
+    if (!allocate(b, 0, std::min(kFirstChunkStart, chunk_size_))) return;
+  } else if (b.room < chunk_size_ || b.capacity < chunk_size_) {
+    if (!allocate(b, chunk_size_, chunk_size_)) return;
+  }
   while (b.size < chunk_size_) {
-    const long r = in_.read(data + b.size, chunk_size_ - b.size);
+    if (b.size == b.capacity && !allocate(b, b.room, chunk_size_)) return;  // the first chunk grows
+    const long r = in_.read(b.bytes.get() + b.room + b.size, b.capacity - b.size);
     if (r < 0) {
       b.error = in_.error().empty() ? "read error" : in_.error();
       b.eof = true;
@@ -59,7 +77,7 @@ void ChunkReader::read_ahead_loop() {
       if (stop_) return;
       b.state = Buffer::State::filling;
     }
-    fill(b);
+    fill(b, false);
     {
       std::lock_guard lock(mutex_);
       b.state = Buffer::State::ready;
@@ -72,16 +90,17 @@ void ChunkReader::read_ahead_loop() {
 
 ChunkReader::Chunk ChunkReader::next(std::string_view carry) {
   if (finished_) return {carry, true};
-  carry = carry.substr(0, chunk_size_);  // callers never carry more; never write before the buffer
+  // Callers never carry more, and the first chunk has no carry: never write before the buffer.
+  carry = current_ < 0 ? std::string_view() : carry.substr(0, chunk_size_);
   const int target = current_ < 0 ? 0 : 1 - current_;
   Buffer& b = buffers_[target];
   if (thread_.joinable()) {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return b.state == Buffer::State::ready; });
   } else {
-    fill(b);
+    fill(b, current_ < 0);
   }
-  char* data = b.bytes ? b.bytes.get() + chunk_size_ : nullptr;
+  char* data = b.bytes ? b.bytes.get() + b.room : nullptr;
   if (data != nullptr && !carry.empty()) std::memcpy(data - carry.size(), carry.data(), carry.size());
   if (thread_.joinable()) {
     {

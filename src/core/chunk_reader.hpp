@@ -7,7 +7,9 @@
 //
 // Each chunk has room in front of its data for the caller's carry (the unfinished last
 // line of the previous chunk), so a chunk plus its carry is one contiguous view without
-// copying the chunk. Memory: two buffers of twice the chunk size.
+// copying the chunk. Memory: two buffers of twice the chunk size, except that the first
+// chunk starts in a small buffer and grows only when the input turns out to be larger:
+// a tree of 100,000 small plogs must not map and unmap megabytes per file.
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -40,14 +42,19 @@ class ChunkReader {
 
  private:
   struct Buffer {
-    std::unique_ptr<char[]> bytes;  // chunk_size bytes of room for a carry, then the data
+    std::unique_ptr<char[]> bytes;  // `room` bytes for a carry, then `capacity` for the data
+    std::size_t room = 0;
+    std::size_t capacity = 0;
     std::size_t size = 0;           // data bytes
     bool eof = false;
     std::string error;
     enum class State { free, filling, ready, held } state = State::free;
   };
 
-  void fill(Buffer& b);  // reads until the data area is full, the stream ends or fails
+  // Reads until chunk_size bytes are in, the stream ends or fails. Only the first chunk
+  // (which has no carry) may start small; every other fill has full room for a carry.
+  void fill(Buffer& b, bool first_chunk);
+  bool allocate(Buffer& b, std::size_t room, std::size_t capacity);  // false: out of memory
   void read_ahead_loop();
 
   ByteStream& in_;

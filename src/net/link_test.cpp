@@ -22,7 +22,6 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr std::size_t kChunk = 256u << 10;
 
 milliseconds grace(const LinkTestOptions& o) { return std::max(milliseconds(2000), o.duration); }
 
@@ -139,7 +138,7 @@ Throughput measure_send(const Endpoint& to, const LinkTestOptions& o) {
     return t;
   }
   // Stream until the server reports what it received in its window.
-  const std::string chunk(kChunk, '\0');
+  const std::string chunk(kStreamChunk, '\0');
   const Deadline deadline = after(o.duration + grace(o) + o.answer_timeout);
   Pacer pacer(o.max_rate);
   bool peer_closed = false;
@@ -190,7 +189,7 @@ Throughput measure_receive(const Endpoint& to, const LinkTestOptions& o) {
     t.error = "receive test: " + err.message;
     return t;
   }
-  std::vector<char> buf(kChunk);
+  std::vector<char> buf(kStreamChunk);
   Pacer pacer(o.max_rate);
   std::optional<Clock::time_point> first;
   Deadline window_end = after(o.answer_timeout);  // until the first byte: the answer timeout

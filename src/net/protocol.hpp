@@ -16,6 +16,8 @@ namespace npu_doctor::net {
 inline constexpr std::string_view kProtocol = "npu-doctor-net/1";
 inline constexpr std::size_t kMaxPayload = 1u << 20;
 inline constexpr std::size_t kHeaderSize = 8;
+// The raw throughput streams are written and read in pieces of this size.
+inline constexpr std::size_t kStreamChunk = 256u << 10;
 
 enum class FrameType : uint8_t {
   hello = 1,     // both ways: {"protocol", "name", "version", ...}

@@ -21,7 +21,6 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr std::size_t kChunk = 256u << 10;
 
 milliseconds requested_ms(const std::string& payload, milliseconds cap) {
   const json j = json::parse(payload, nullptr, false);
@@ -117,7 +116,7 @@ void NetServer::handle(int fd) {
         // Count what arrives in a window of the requested length from the first byte.
         const milliseconds window = requested_ms(f->payload, options_.max_stream);
         if (!send_frame(fd, FrameType::ready, "", after(options_.idle_timeout), &err)) return;
-        std::vector<char> buf(kChunk);
+        std::vector<char> buf(kStreamChunk);
         Pacer pacer(options_.max_rate);
         std::optional<Clock::time_point> first;
         Deadline end = after(window + std::max(milliseconds(2000), window));  // until the first byte
@@ -149,7 +148,7 @@ void NetServer::handle(int fd) {
       }
       case FrameType::download: {
         const milliseconds window = requested_ms(f->payload, options_.max_stream);
-        const std::string chunk(kChunk, '\0');
+        const std::string chunk(kStreamChunk, '\0');
         Pacer pacer(options_.max_rate);
         // The client measures and closes; stop on our own after the window and a grace period.
         const Deadline end = after(window + std::max(milliseconds(2000), window));

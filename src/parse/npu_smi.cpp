@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 namespace npu_doctor {
 namespace {
@@ -22,11 +21,7 @@ std::vector<std::string_view> words(std::string_view s) {
 
 template <typename T>
 std::optional<T> number(std::string_view s) {
-  s = trim(s);
-  T v{};
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
+  return parse_number<T>(trim(s));
 }
 
 std::optional<double> decimal(std::string_view s) {

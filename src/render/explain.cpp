@@ -144,20 +144,19 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
 }
 
 void render_explain_json(const ExplainResult& result, const RenderOptions& o, std::ostream& out) {
-  using json = nlohmann::ordered_json;
-  json doc;
+  nlohmann::ordered_json doc;
   doc["schema"] = "npu-doctor/explain/v1";
   doc["tool"] = {{"name", "npu-doctor"}, {"version", kVersion}};
   doc["query"] = result.query;
-  json entries = json::array();
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   for (const auto& m : result.matches) {
     const Entry& e = *m.entry;
-    json j;
+    nlohmann::ordered_json j;
     j["id"] = e.id;
     j["match"] = m.specificity == Specificity::code_family ? "code_family" : "exact";
     j["namespace"] = e.code_namespace;
     j["codes"] = e.codes;
-    json ranges = json::array();
+    nlohmann::ordered_json ranges = nlohmann::ordered_json::array();
     for (const auto& r : e.ranges) ranges.push_back({r.lo, r.hi});
     j["ranges"] = ranges;
     j["prefixes"] = e.prefixes;
@@ -168,11 +167,11 @@ void render_explain_json(const ExplainResult& result, const RenderOptions& o, st
     j["role"] = to_string(e.role);
     j["title"] = e.title.get(o.lang);
     j["cause"] = e.cause.get(o.lang);
-    json rem = json::array();
+    nlohmann::ordered_json rem = nlohmann::ordered_json::array();
     for (const auto& r : e.remedies) rem.push_back(r.get(o.lang));
     j["remedies"] = rem;
     j["references"] = e.references;
-    json pats = json::array();
+    nlohmann::ordered_json pats = nlohmann::ordered_json::array();
     for (const auto& p : e.patterns) pats.push_back(p.regex);
     j["patterns"] = pats;
     if (e.seed) {
@@ -184,7 +183,7 @@ void render_explain_json(const ExplainResult& result, const RenderOptions& o, st
   }
   doc["entries"] = entries;
   doc["suggestions"] = result.suggestions;
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace npu_doctor

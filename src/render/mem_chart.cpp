@@ -6,6 +6,7 @@
 
 #include "analyzers/memory/byte_size.hpp"
 #include "analyzers/memory/mem_ui_text.hpp"
+#include "mem_words.hpp"
 #include "html_escape.hpp"
 
 namespace npu_doctor::mem {
@@ -29,8 +30,8 @@ std::string script_json(const json& j) {
   return r;
 }
 
-std::string bytes(uint64_t b) { return format_bytes(static_cast<double>(b)); }
-std::string word(MemText t, Lang lang) { return std::string(mem_text(t, lang)); }
+using render_words::bytes;
+using render_words::word;
 
 json chart_data(const MemReport& r, Lang lang) {
   json j;

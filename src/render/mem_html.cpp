@@ -7,6 +7,7 @@
 
 #include "analyzers/memory/byte_size.hpp"
 #include "analyzers/memory/mem_ui_text.hpp"
+#include "mem_words.hpp"
 #include "mem_chart.hpp"
 #include "mem_render.hpp"
 #include "npu_doctor/version.hpp"
@@ -18,8 +19,8 @@ namespace {
 
 std::string esc(std::string_view s) { return render_detail::html_escape(s); }
 
-std::string bytes(uint64_t b) { return format_bytes(static_cast<double>(b)); }
-std::string word(MemText t, Lang lang) { return std::string(mem_text(t, lang)); }
+using render_words::bytes;
+using render_words::word;
 
 constexpr std::string_view kStyle = R"css(
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;margin:24px auto;max-width:960px;color:#1f2328;padding:0 12px}

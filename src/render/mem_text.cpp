@@ -6,6 +6,7 @@
 
 #include "analyzers/memory/byte_size.hpp"
 #include "analyzers/memory/mem_ui_text.hpp"
+#include "mem_words.hpp"
 #include "analyzers/memory/sparkline.hpp"
 #include "mem_render.hpp"
 #include "report_text.hpp"
@@ -16,9 +17,9 @@ namespace {
 
 using Style = render_detail::TerminalStyle;
 
-std::string bytes(uint64_t b) { return format_bytes(static_cast<double>(b)); }
+using render_words::bytes;
 
-std::string word(MemText t, Lang lang) { return std::string(mem_text(t, lang)); }
+using render_words::word;
 
 std::string confidence(double c) {
   char buf[16];

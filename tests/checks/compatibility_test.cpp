@@ -9,7 +9,7 @@
 namespace npu_doctor::checks {
 namespace {
 
-Version v(const char* s) { return *Version::parse(s); }
+Version parsed(const char* s) { return *Version::parse(s); }
 
 TEST(CheckCompatibility, TheShippedTableIsClean) {
   std::vector<TableProblem> problems;
@@ -26,53 +26,53 @@ TEST(CheckCompatibility, TheShippedTableIsClean) {
 TEST(CheckCompatibility, IssuePairsAreThereAndMarkedUnverified) {
   const auto& t = CompatibilityTable::builtin();
   // "with CANN 7.0, driver 23.0.x goes with firmware 1.85.x, driver 6.3.x with 1.73.x"
-  auto a = t.driver_firmware(v("23.0.5"), v("1.85.12"));
+  auto a = t.driver_firmware(parsed("23.0.5"), parsed("1.85.12"));
   EXPECT_EQ(a.verdict, Verdict::compatible);
   EXPECT_FALSE(a.verified);
-  a = t.driver_firmware(v("6.3.0"), v("1.73.5.1.b080"));
+  a = t.driver_firmware(parsed("6.3.0"), parsed("1.73.5.1.b080"));
   EXPECT_EQ(a.verdict, Verdict::compatible);
-  a = t.driver_firmware(v("6.3.0"), v("7.1.0.7.220"));
+  a = t.driver_firmware(parsed("6.3.0"), parsed("7.1.0.7.220"));
   EXPECT_EQ(a.verdict, Verdict::incompatible);
   EXPECT_FALSE(a.verified);  // only an unverified row speaks for 6.3.x: a warning, not an error
 }
 
 TEST(CheckCompatibility, DriverFirmwarePairsFromPublicSamples) {
   const auto& t = CompatibilityTable::builtin();
-  auto a = t.driver_firmware(v("23.0.5"), v("7.1.0.7.220"));  // npu-smi board sample, Compatibility OK
+  auto a = t.driver_firmware(parsed("23.0.5"), parsed("7.1.0.7.220"));  // npu-smi board sample, Compatibility OK
   EXPECT_EQ(a.verdict, Verdict::compatible);
   EXPECT_TRUE(a.verified);
-  a = t.driver_firmware(v("24.1.rc1"), v("7.3.0.1.220"));
+  a = t.driver_firmware(parsed("24.1.rc1"), parsed("7.3.0.1.220"));
   EXPECT_EQ(a.verdict, Verdict::incompatible);
   EXPECT_TRUE(a.verified);
   EXPECT_NE(a.expected.find("[7.0.0,7.2.99]"), std::string::npos);
-  EXPECT_EQ(t.driver_firmware(v("26.0.rc2"), v("7.8.0.1")).verdict, Verdict::unknown);
+  EXPECT_EQ(t.driver_firmware(parsed("26.0.rc2"), parsed("7.8.0.1")).verdict, Verdict::unknown);
 }
 
 TEST(CheckCompatibility, CannNeedsAtLeastItsDriver) {
   const auto& t = CompatibilityTable::builtin();
-  auto a = t.cann_driver(v("8.0.RC2"));
+  auto a = t.cann_driver(parsed("8.0.RC2"));
   ASSERT_NE(a.row, nullptr);
   EXPECT_TRUE(a.exact);
-  EXPECT_EQ(a.row->driver, v("24.1.rc2"));
+  EXPECT_EQ(a.row->driver, parsed("24.1.rc2"));
   // A CANN between rows needs at least the lower row's driver.
-  a = t.cann_driver(v("8.5.0"));
+  a = t.cann_driver(parsed("8.5.0"));
   ASSERT_NE(a.row, nullptr);
   EXPECT_FALSE(a.exact);
-  EXPECT_EQ(a.row->cann, v("8.2.RC1"));
-  EXPECT_EQ(a.row->driver, v("25.2.0"));
-  EXPECT_EQ(t.cann_driver(v("6.3.RC1")).row, nullptr);  // older than the table: unknown
+  EXPECT_EQ(a.row->cann, parsed("8.2.RC1"));
+  EXPECT_EQ(a.row->driver, parsed("25.2.0"));
+  EXPECT_EQ(t.cann_driver(parsed("6.3.RC1")).row, nullptr);  // older than the table: unknown
 }
 
 TEST(CheckCompatibility, TorchNpuRows) {
   const auto& t = CompatibilityTable::builtin();
-  const TorchNpuRow* r = t.torch_npu(v("2.1.0.post10"));
+  const TorchNpuRow* r = t.torch_npu(parsed("2.1.0.post10"));
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(r->pytorch, v("2.1.0"));
+  EXPECT_EQ(r->pytorch, parsed("2.1.0"));
   ASSERT_EQ(r->cann.size(), 1u);
-  EXPECT_EQ(r->cann[0], v("8.0.0"));
-  EXPECT_NE(t.torch_npu(v("2.3.1+cpu")), nullptr);            // local label ignored
-  EXPECT_NE(t.torch_npu(v("2.4.0.dev20240601")), nullptr);    // a dev build of a release
-  EXPECT_EQ(t.torch_npu(v("2.1.0.post8")), nullptr);          // not listed: unknown, not 2.1.0
+  EXPECT_EQ(r->cann[0], parsed("8.0.0"));
+  EXPECT_NE(t.torch_npu(parsed("2.3.1+cpu")), nullptr);            // local label ignored
+  EXPECT_NE(t.torch_npu(parsed("2.4.0.dev20240601")), nullptr);    // a dev build of a release
+  EXPECT_EQ(t.torch_npu(parsed("2.1.0.post8")), nullptr);          // not listed: unknown, not 2.1.0
   EXPECT_EQ(without_build_suffix("2.1.0.post8.dev20241009+cpu"), "2.1.0.post8");
 }
 

@@ -9,8 +9,6 @@
 namespace npu_doctor {
 namespace {
 
-std::string fx(const std::string& rel) { return testing::fixtures_dir() + "/../compile/fixtures/" + rel; }
-
 AtcReport run(std::vector<std::string> paths) {
   static std::vector<KbProblem> problems;
   static const Diagnoser diagnoser(testing::builtin_kb(), problems);
@@ -22,7 +20,7 @@ AtcReport run(std::vector<std::string> paths) {
 std::string case_id(const AtcReport& r) { return r.findings.empty() ? "" : r.findings.front().entry->id; }
 
 TEST(AtcAnalyzer, UnsupportedOnnxOperatorsWithOpsetAndPhase) {
-  const auto r = run({fx("onnx_unsupported")});
+  const auto r = run({testing::area_fixture("compile", "onnx_unsupported")});
   EXPECT_EQ(r.outcome, "failed");
   EXPECT_EQ(r.phase, AtcPhase::parse);
   ASSERT_TRUE(r.category);
@@ -46,7 +44,7 @@ TEST(AtcAnalyzer, UnsupportedOnnxOperatorsWithOpsetAndPhase) {
 }
 
 TEST(AtcAnalyzer, OlderConsoleWording) {
-  const auto r = run({fx("legacy_mode0.log")});
+  const auto r = run({testing::area_fixture("compile", "legacy_mode0.log")});
   EXPECT_EQ(r.outcome, "failed");
   ASSERT_EQ(r.operators.size(), 1u);
   EXPECT_EQ(r.operators[0].type, "grid_sampler");
@@ -55,7 +53,7 @@ TEST(AtcAnalyzer, OlderConsoleWording) {
 }
 
 TEST(AtcAnalyzer, ShapeInferenceFailureSuggestsDynamicBatch) {
-  const auto r = run({fx("infershape.log")});
+  const auto r = run({testing::area_fixture("compile", "infershape.log")});
   EXPECT_EQ(r.phase, AtcPhase::infershape);
   ASSERT_TRUE(r.category);
   EXPECT_EQ(*r.category, Category::compile_shape);
@@ -69,7 +67,7 @@ TEST(AtcAnalyzer, ShapeInferenceFailureSuggestsDynamicBatch) {
 }
 
 TEST(AtcAnalyzer, InputShapeOptionErrorSuggestsDynamicImageSize) {
-  const auto r = run({fx("options.log")});
+  const auto r = run({testing::area_fixture("compile", "options.log")});
   EXPECT_EQ(r.phase, AtcPhase::options);
   EXPECT_EQ(case_id(r), "atc.shape-options");
   ASSERT_TRUE(r.rewritten_command);
@@ -77,7 +75,7 @@ TEST(AtcAnalyzer, InputShapeOptionErrorSuggestsDynamicImageSize) {
 }
 
 TEST(AtcAnalyzer, FusionFailureWritesASwitchFile) {
-  const auto r = run({fx("fusion")});
+  const auto r = run({testing::area_fixture("compile", "fusion")});
   EXPECT_EQ(r.phase, AtcPhase::fusion);
   ASSERT_EQ(r.fusion_passes.size(), 1u);
   EXPECT_EQ(r.fusion_passes[0], "ConvBatchnormFusionPass");
@@ -91,7 +89,7 @@ TEST(AtcAnalyzer, FusionFailureWritesASwitchFile) {
 }
 
 TEST(AtcAnalyzer, PrecheckReportListsFailedOperators) {
-  const auto r = run({fx("precheck")});
+  const auto r = run({testing::area_fixture("compile", "precheck")});
   EXPECT_EQ(r.outcome, "failed");
   ASSERT_TRUE(r.check_report);
   EXPECT_EQ(r.check_report->fail, 2);
@@ -104,7 +102,7 @@ TEST(AtcAnalyzer, PrecheckReportListsFailedOperators) {
 }
 
 TEST(AtcAnalyzer, OperatorCompileFailure) {
-  const auto r = run({fx("op_compile.log")});
+  const auto r = run({testing::area_fixture("compile", "op_compile.log")});
   EXPECT_EQ(r.phase, AtcPhase::op_compile);
   ASSERT_EQ(r.operators.size(), 1u);
   EXPECT_EQ(r.operators[0].name, "QuantBatchMatmulV3_5");
@@ -113,7 +111,7 @@ TEST(AtcAnalyzer, OperatorCompileFailure) {
 }
 
 TEST(AtcAnalyzer, OpNotSupportLogIsRead) {
-  const auto r = run({fx("output_dir")});
+  const auto r = run({testing::area_fixture("compile", "output_dir")});
   ASSERT_EQ(r.operators.size(), 2u);
   EXPECT_EQ(r.operators[0].type, "Einsum");
   EXPECT_EQ(r.operators[0].rule, "op_not_support.log");
@@ -121,7 +119,7 @@ TEST(AtcAnalyzer, OpNotSupportLogIsRead) {
 }
 
 TEST(AtcAnalyzer, SuccessfulConversion) {
-  const auto r = run({fx("success.log")});
+  const auto r = run({testing::area_fixture("compile", "success.log")});
   EXPECT_EQ(r.outcome, "succeeded");
   EXPECT_TRUE(r.findings.empty());
   EXPECT_FALSE(r.rewritten_command);

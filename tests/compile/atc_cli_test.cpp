@@ -10,10 +10,8 @@ namespace {
 
 using testing::run_npu_doctor;
 
-std::string fx(const std::string& rel) { return testing::fixtures_dir() + "/../compile/fixtures/" + rel; }
-
 TEST(AtcCli, JsonContract) {
-  const auto r = run_npu_doctor({"atc", "--format", "json", fx("onnx_unsupported")});
+  const auto r = run_npu_doctor({"atc", "--format", "json", testing::area_fixture("compile", "onnx_unsupported")});
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "npu-doctor/atc/v1");
@@ -35,20 +33,20 @@ TEST(AtcCli, JsonContract) {
 }
 
 TEST(AtcCli, TextShowsTheSwitchFileAndCommand) {
-  const auto r = run_npu_doctor({"atc", fx("fusion")});
+  const auto r = run_npu_doctor({"atc", testing::area_fixture("compile", "fusion")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("ConvBatchnormFusionPass:off"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--fusion_switch_file=fusion_switch.cfg"), std::string::npos);
 }
 
 TEST(AtcCli, SuccessExitsZero) {
-  const auto r = run_npu_doctor({"atc", fx("success.log")});
+  const auto r = run_npu_doctor({"atc", testing::area_fixture("compile", "success.log")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("succeeded"), std::string::npos);
 }
 
 TEST(AtcCli, ReadsStdinForBothPasses) {
-  const std::string log = testing::read_file(fx("infershape.log"));
+  const std::string log = testing::read_file(testing::area_fixture("compile", "infershape.log"));
   const auto r = run_npu_doctor({"atc", "-f", "json", "-"}, log);
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -58,7 +56,7 @@ TEST(AtcCli, ReadsStdinForBothPasses) {
 }
 
 TEST(AtcCli, MissingInputIsAUsageError) {
-  const auto r = run_npu_doctor({"atc", fx("nope.log")});
+  const auto r = run_npu_doctor({"atc", testing::area_fixture("compile", "nope.log")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("nope.log"), std::string::npos);
 }
@@ -73,7 +71,7 @@ TEST(AtcCli, BinaryInputIsSkippedWithAMessage) {
 }
 
 TEST(AtcCli, ChineseText) {
-  const auto r = run_npu_doctor({"atc", "--lang", "zh", fx("legacy_mode0.log")});
+  const auto r = run_npu_doctor({"atc", "--lang", "zh", testing::area_fixture("compile", "legacy_mode0.log")});
   EXPECT_NE(r.out.find("ATC 模型转换"), std::string::npos);
   EXPECT_NE(r.out.find("失败"), std::string::npos);
 }

@@ -9,6 +9,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
 export OMPI_MCA_rmaps_base_oversubscribe=1                         # 4 ranks on 2 cores
+# Under ASan (the `asan` preset): Open MPI leaks inside MCA components it has already
+# dlclose'd by the time LeakSanitizer reports, so the frames cannot be named and no
+# suppression can match them (fuzz/lsan.supp). Leak checking is off for these MPI
+# processes only; the same cluster code runs with it in the non-MPI cluster tests.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 python3 "$gen" "$work/job" --ranks 16 --ranks-per-node 4 --fault oom --seed 4 >/dev/null

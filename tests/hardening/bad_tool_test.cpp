@@ -84,7 +84,7 @@ TEST_P(BadInputTool, EndsWithinItsTimeoutAndSaysWhy) {
   ASSERT_EQ(r.signal, 0) << what;
   EXPECT_TRUE(c.exit_codes.count(r.exit_code) > 0) << what;
   EXPECT_NE((r.err + r.out).find(c.message), std::string::npos) << "expected \"" << c.message << "\"\n" << what;
-  EXPECT_LT(r.max_rss_kib, 512 * 1024) << "output is capped: " << what;
+  EXPECT_LT(r.max_rss_kib, memory_bound_kib(512 * 1024)) << "output is capped: " << what;
   // No stand-in is left running: it was killed with its process group.
   std::istringstream pids(read_file(d.path() / "bin/pids"));
   for (pid_t pid; pids >> pid;) {

@@ -179,4 +179,19 @@ BoundedResult run_bounded(const BoundedRun& run) {
   return r;
 }
 
+long memory_bound_kib(long kib) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr bool asan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  constexpr bool asan = true;
+#else
+  constexpr bool asan = false;
+#endif
+#else
+  constexpr bool asan = false;
+#endif
+  return asan ? 3 * kib + 256 * 1024 : kib;
+}
+
 }  // namespace npu_doctor::testing

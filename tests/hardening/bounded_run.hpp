@@ -39,6 +39,12 @@ struct BoundedRun {
 
 BoundedResult run_bounded(const BoundedRun& run);
 
+// The peak memory a bounded command may reach, `kib` in a normal build. Under
+// AddressSanitizer every allocation carries redzones and freed memory is held in a
+// 256 MiB quarantine, so the bound there is 3 × kib + 256 MiB: still far below what an
+// unbounded read of the matrix's gigabyte inputs takes. The tight bound is the normal tree's.
+long memory_bound_kib(long kib);
+
 // A writer for a FIFO: opens it as soon as a reader does, writes `bytes` of 'a' (one
 // line, no newline), then closes. Stops when destroyed, whether or not anyone read.
 class FifoFeeder {

@@ -12,11 +12,11 @@ namespace {
 using npu_doctor::testing::builtin_kb;
 using npu_doctor::testing::read_file;
 
-RankTableReport check(const std::string& name) {
+RankTableReport check_fixture(const std::string& name) {
   return check_rank_table(name, read_file(testing::fixture("ranktable/" + name)), builtin_kb());
 }
 
-std::string capture(const Evidence& e, const std::string& key) {
+std::string capture_of(const Evidence& e, const std::string& key) {
   for (const auto& [k, v] : e.captures) {
     if (k == key) return v;
   }
@@ -33,76 +33,76 @@ const Finding* find(const RankTableReport& r, const std::string& id) {
 std::string ids(const RankTableReport& r) {
   std::string s;
   for (const auto& f : r.findings) {
-    for (const auto& e : f.evidence) s += f.entry->id + "@" + std::to_string(e.line) + ":" + capture(e, "json_path") + " " + capture(e, "detail") + "\n";
+    for (const auto& e : f.evidence) s += f.entry->id + "@" + std::to_string(e.line) + ":" + capture_of(e, "json_path") + " " + capture_of(e, "detail") + "\n";
   }
   return s;
 }
 
 TEST(HcclRankTable, ValidTablesOfEachVersionAreClean) {
   for (const char* name : {"valid-v1.0.json", "valid-v1.2.json", "valid-v2.0.json"}) {
-    const auto r = check(name);
+    const auto r = check_fixture(name);
     EXPECT_TRUE(r.parsed) << name;
     EXPECT_TRUE(r.findings.empty()) << name << "\n" << ids(r);
   }
-  const auto v10 = check("valid-v1.0.json");
+  const auto v10 = check_fixture("valid-v1.0.json");
   EXPECT_EQ(v10.version, "1.0");
   EXPECT_EQ(v10.servers.size(), 2u);
   EXPECT_EQ(v10.ranks, 16u);
   EXPECT_EQ(v10.servers[1].devices[7].rank_id, "15");
-  EXPECT_EQ(check("valid-v1.2.json").super_pods, 1u);
-  EXPECT_EQ(check("valid-v2.0.json").ranks, 4u);
+  EXPECT_EQ(check_fixture("valid-v1.2.json").super_pods, 1u);
+  EXPECT_EQ(check_fixture("valid-v2.0.json").ranks, 4u);
 }
 
 TEST(HcclRankTable, DuplicateRankSaysFileLineAndPath) {
-  const auto r = check("duplicate-rank.json");
+  const auto r = check_fixture("duplicate-rank.json");
   const Finding* f = find(r, "hccl-config.ranktable-duplicate-rank");
   ASSERT_NE(f, nullptr) << ids(r);
   EXPECT_EQ(f->entry->category, Category::rank_config);
   const Evidence& e = f->first();
   EXPECT_EQ(e.path, "duplicate-rank.json");
-  EXPECT_EQ(capture(e, "json_path"), "server_list[1].device[3].rank_id");
+  EXPECT_EQ(capture_of(e, "json_path"), "server_list[1].device[3].rank_id");
   EXPECT_EQ(e.line, 74u);
-  EXPECT_EQ(capture(e, "column"), "32");
+  EXPECT_EQ(capture_of(e, "column"), "32");
   EXPECT_NE(e.text.find("\"rank_id\": \"3\""), std::string::npos) << e.text;
-  EXPECT_NE(capture(e, "detail").find("server_list[0].device[3].rank_id (line 28)"), std::string::npos)
-      << capture(e, "detail");
+  EXPECT_NE(capture_of(e, "detail").find("server_list[0].device[3].rank_id (line 28)"), std::string::npos)
+      << capture_of(e, "detail");
   // Rank 11 is now missing.
   const Finding* gap = find(r, "hccl-config.ranktable-rank-gap");
   ASSERT_NE(gap, nullptr);
-  EXPECT_EQ(capture(gap->first(), "missing"), "11");
+  EXPECT_EQ(capture_of(gap->first(), "missing"), "11");
 }
 
 TEST(HcclRankTable, SyntaxErrorHasLineAndColumn) {
-  const auto r = check("syntax-error.json");
+  const auto r = check_fixture("syntax-error.json");
   EXPECT_FALSE(r.parsed);
   const Finding* f = find(r, "hccl-config.ranktable-not-json");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->first().line, 23u);
-  EXPECT_EQ(capture(f->first(), "column"), "21");
-  EXPECT_NE(capture(f->first(), "detail").find("syntax error"), std::string::npos) << capture(f->first(), "detail");
-  EXPECT_EQ(capture(f->first(), "detail").find("json.exception"), std::string::npos) << "nlohmann's prefix is cut";
+  EXPECT_EQ(capture_of(f->first(), "column"), "21");
+  EXPECT_NE(capture_of(f->first(), "detail").find("syntax error"), std::string::npos) << capture_of(f->first(), "detail");
+  EXPECT_EQ(capture_of(f->first(), "detail").find("json.exception"), std::string::npos) << "nlohmann's prefix is cut";
 }
 
 TEST(HcclRankTable, ManyProblemsAtOnce) {
-  const auto r = check("many-errors.json");
+  const auto r = check_fixture("many-errors.json");
   EXPECT_NE(find(r, "hccl-config.ranktable-count-mismatch"), nullptr) << ids(r);
   const Finding* ip = find(r, "hccl-config.ranktable-bad-ip");
   ASSERT_NE(ip, nullptr);
-  EXPECT_EQ(capture(ip->first(), "json_path"), "server_list[0].device[5].device_ip");
-  EXPECT_EQ(capture(ip->first(), "value"), "192.168.1.xx");
+  EXPECT_EQ(capture_of(ip->first(), "json_path"), "server_list[0].device[5].device_ip");
+  EXPECT_EQ(capture_of(ip->first(), "value"), "192.168.1.xx");
   const Finding* dup_ip = find(r, "hccl-config.ranktable-duplicate-ip");
   ASSERT_NE(dup_ip, nullptr);
-  EXPECT_EQ(capture(dup_ip->first(), "json_path"), "server_list[1].device[0].device_ip");
+  EXPECT_EQ(capture_of(dup_ip->first(), "json_path"), "server_list[1].device[0].device_ip");
   const Finding* type = find(r, "hccl-config.ranktable-invalid");
   ASSERT_NE(type, nullptr);
-  EXPECT_NE(capture(type->first(), "detail").find("every value is a string"), std::string::npos);
+  EXPECT_NE(capture_of(type->first(), "detail").find("every value is a string"), std::string::npos);
   EXPECT_NE(find(r, "hccl-config.ranktable-duplicate-device"), nullptr) << "device_id 1 twice on server 1";
   const Finding* gap = find(r, "hccl-config.ranktable-rank-gap");
   ASSERT_NE(gap, nullptr);
   bool out_of_range = false, missing = false;
   for (const auto& e : gap->evidence) {
-    out_of_range = out_of_range || capture(e, "rank") == "16";
-    missing = missing || capture(e, "missing") == "15";
+    out_of_range = out_of_range || capture_of(e, "rank") == "16";
+    missing = missing || capture_of(e, "missing") == "15";
   }
   EXPECT_TRUE(out_of_range && missing) << ids(r);
   // Findings are in file order.
@@ -110,14 +110,14 @@ TEST(HcclRankTable, ManyProblemsAtOnce) {
 }
 
 TEST(HcclRankTable, StatusVersionDuplicateKeysSuperPods) {
-  EXPECT_NE(find(check("initializing.json"), "hccl-config.ranktable-not-completed"), nullptr);
-  EXPECT_NE(find(check("unknown-version.json"), "hccl-config.ranktable-version"), nullptr);
-  const auto dk = check("duplicate-key.json");
+  EXPECT_NE(find(check_fixture("initializing.json"), "hccl-config.ranktable-not-completed"), nullptr);
+  EXPECT_NE(find(check_fixture("unknown-version.json"), "hccl-config.ranktable-version"), nullptr);
+  const auto dk = check_fixture("duplicate-key.json");
   const Finding* k = find(dk, "hccl-config.ranktable-invalid");
   ASSERT_NE(k, nullptr) << ids(dk);
   EXPECT_EQ(k->first().line, 9u);
-  EXPECT_EQ(capture(k->first(), "json_path"), "server_list[0].device[0].rank_id");
-  const auto sp = check("bad-super-pod.json");
+  EXPECT_EQ(capture_of(k->first(), "json_path"), "server_list[0].device[0].rank_id");
+  const auto sp = check_fixture("bad-super-pod.json");
   const Finding* pod = find(sp, "hccl-config.ranktable-super-pod");
   ASSERT_NE(pod, nullptr) << ids(sp);
   EXPECT_EQ(pod->count, 2u) << "node-9 unknown, node-1 in no super pod\n" << ids(sp);

@@ -12,7 +12,6 @@ namespace {
 using synth::kGiB;
 using synth::kMiB;
 
-std::string mem_fixture(const std::string& name) { return std::string(NPU_DOCTOR_MEM_FIXTURES) + "/" + name; }
 
 const std::string& pattern_cache() {
   static const testing::TempDir dir;
@@ -41,7 +40,7 @@ TEST(MemAnalysis, LeakThatEndsInTheIssuesOomMessage) {
   s.leak_per_step = 8 * kMiB;
   s.noise = 100 * kMiB;
   const auto samples = dir.write("mem.jsonl", synth::to_jsonl(synth::make_series(s)));
-  const auto r = analyze({samples.string(), mem_fixture("train_oom.log")});
+  const auto r = analyze({samples.string(), testing::area_fixture("memory", "train_oom.log")});
 
   ASSERT_EQ(r.devices.size(), 1u);
   const auto& d = r.devices[0];
@@ -69,7 +68,7 @@ TEST(MemAnalysis, LeakThatEndsInTheIssuesOomMessage) {
   const Finding* leak = find(r, "mem.leak");
   ASSERT_NE(leak, nullptr);
   ASSERT_EQ(leak->evidence.size(), 2u) << "the OOM line and the samples";
-  EXPECT_EQ(leak->evidence[0].path, mem_fixture("train_oom.log"));
+  EXPECT_EQ(leak->evidence[0].path, testing::area_fixture("memory", "train_oom.log"));
   EXPECT_EQ(leak->evidence[1].path, samples.string());
   EXPECT_EQ(leak->evidence[1].line, 3000u);
   EXPECT_NE(leak->evidence[1].text.find("the allocated floor rose"), std::string::npos);
@@ -153,7 +152,7 @@ TEST(MemAnalysis, HealthyRunHasNothingToReport) {
 }
 
 TEST(MemAnalysis, OtherProcessOomFromALogAlone) {
-  const auto r = analyze({mem_fixture("other_process_oom.log")});
+  const auto r = analyze({testing::area_fixture("memory", "other_process_oom.log")});
   EXPECT_TRUE(r.devices.empty());
   ASSERT_EQ(r.ooms.size(), 1u);
   EXPECT_EQ(r.ooms[0].classification, "mem.memory-outside-allocator");
@@ -161,14 +160,14 @@ TEST(MemAnalysis, OtherProcessOomFromALogAlone) {
 }
 
 TEST(MemAnalysis, FragmentedOomFromALogAlone) {
-  const auto r = analyze({mem_fixture("fragmented_oom.log")});
+  const auto r = analyze({testing::area_fixture("memory", "fragmented_oom.log")});
   ASSERT_EQ(r.ooms.size(), 1u);
   EXPECT_EQ(r.ooms[0].classification, "mem.fragmentation");
   EXPECT_EQ(r.ooms[0].basis, "cache_gap_fits_request");
 }
 
 TEST(MemAnalysis, RuntimeAllocationFailuresAreOomEventsWithoutNumbers) {
-  const auto r = analyze({mem_fixture("runtime_oom_plog.log")});
+  const auto r = analyze({testing::area_fixture("memory", "runtime_oom_plog.log")});
   ASSERT_FALSE(r.ooms.empty());
   bool hal = false;
   for (const auto& e : r.ooms) {
@@ -183,7 +182,7 @@ TEST(MemAnalysis, RuntimeAllocationFailuresAreOomEventsWithoutNumbers) {
 TEST(MemAnalysis, OomAtStartWithOnlyTheFirstSample) {
   testing::TempDir dir;
   const auto p = dir.write("start.jsonl", "{\"step\": 0, \"device\": 0, \"allocated\": 58000000000, \"reserved\": 60000000000}\n");
-  const auto r = analyze({p.string(), mem_fixture("train_oom.log")});
+  const auto r = analyze({p.string(), testing::area_fixture("memory", "train_oom.log")});
   ASSERT_EQ(r.ooms.size(), 1u);
   EXPECT_EQ(r.ooms[0].classification, "mem.initial-footprint-too-large");
   EXPECT_EQ(r.ooms[0].phase, "start");
@@ -208,7 +207,7 @@ TEST(MemAnalysis, CapacityOptionWinsOverSamplesAndMessages) {
 }
 
 TEST(MemAnalysis, GarbageLinesAreReportedAndTheRestAnalysed) {
-  const auto r = analyze({mem_fixture("garbage.jsonl")});
+  const auto r = analyze({testing::area_fixture("memory", "garbage.jsonl")});
   ASSERT_EQ(r.inputs.size(), 1u);
   EXPECT_EQ(r.inputs[0].samples, 3u);
   EXPECT_EQ(r.inputs[0].invalid, 4u);

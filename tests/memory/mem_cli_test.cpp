@@ -12,7 +12,6 @@ namespace {
 using synth::kMiB;
 using testing::run_npu_doctor;
 
-std::string mem_fixture(const std::string& name) { return std::string(NPU_DOCTOR_MEM_FIXTURES) + "/" + name; }
 
 std::string leaking_jsonl() {
   synth::SeriesSpec s;
@@ -50,7 +49,7 @@ TEST(MemCli, JsonWithLogAndCapacityOption) {
   testing::TempDir d;
   const auto p = d.write("mem.jsonl", leaking_jsonl());
   const auto r = run_npu_doctor({"mem", "analyze", "--format", "json", "--capacity", "64GiB", p.string(),
-                                 mem_fixture("train_oom.log")});
+                                 testing::area_fixture("memory", "train_oom.log")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "npu-doctor/mem/v1");
@@ -105,7 +104,7 @@ TEST(MemCli, BinaryInputIsAUsageErrorWithAReason) {
 }
 
 TEST(MemCli, GarbageLinesAreListedButDoNotStopTheAnalysis) {
-  const auto r = run_npu_doctor({"mem", "analyze", mem_fixture("garbage.jsonl")});
+  const auto r = run_npu_doctor({"mem", "analyze", testing::area_fixture("memory", "garbage.jsonl")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("INPUTS WITH PROBLEMS"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("line 3: not a JSON object"), std::string::npos) << r.out;
@@ -146,7 +145,7 @@ TEST(MemCli, TuningOptionsChangeTheVerdicts) {
   EXPECT_EQ(j["settings"]["fragmentation_threshold_bytes"], 256u << 20);
   EXPECT_EQ(j["settings"]["warmup_steps"], 2000);
   EXPECT_EQ(j["devices"][0]["leak"]["from_step"], 2000);
-  r = run_npu_doctor({"mem", "analyze", "-f", "json", "--workload", "inference", p.string(), mem_fixture("train_oom.log")});
+  r = run_npu_doctor({"mem", "analyze", "-f", "json", "--workload", "inference", p.string(), testing::area_fixture("memory", "train_oom.log")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["oom"][0]["classification"], "mem.kv-cache-too-large");

@@ -10,8 +10,6 @@
 namespace npu_doctor {
 namespace {
 
-std::string fx(const std::string& rel) { return testing::fixtures_dir() + "/../profile/fixtures/" + rel; }
-
 ProfileReport run(std::vector<std::string> paths, std::size_t top = 10) {
   ProfileOptions o;
   o.paths = std::move(paths);
@@ -38,7 +36,7 @@ const Finding* finding(const ProfileReport& r, std::string_view id) {
 }
 
 TEST(ProfileAnalyzer, MsprofDirectoryRanksOperatorsByTotalTime) {
-  const auto r = run({fx("msprof")});
+  const auto r = run({testing::area_fixture("profile", "msprof")});
   EXPECT_EQ(r.ops_source, "op_summary");
   const auto top = r.top_by_total();
   ASSERT_GE(top.size(), 5u);
@@ -60,7 +58,7 @@ TEST(ProfileAnalyzer, MsprofDirectoryRanksOperatorsByTotalTime) {
 }
 
 TEST(ProfileAnalyzer, OlderExportsAndPerDeviceCopiesAreLeftOut) {
-  const auto r = run({fx("msprof")});
+  const auto r = run({testing::area_fixture("profile", "msprof")});
   for (const auto& o : r.ops) {
     EXPECT_NE(o.type, "OldOp");
     EXPECT_NE(o.type, "DeviceCopyOp");
@@ -74,7 +72,7 @@ TEST(ProfileAnalyzer, OlderExportsAndPerDeviceCopiesAreLeftOut) {
 }
 
 TEST(ProfileAnalyzer, AiCpuFallbackIsFlaggedAndRaised) {
-  const auto r = run({fx("msprof")});
+  const auto r = run({testing::area_fixture("profile", "msprof")});
   auto cast = std::find_if(r.ops.begin(), r.ops.end(), [](const OpStat& o) { return o.type == "Cast"; });
   ASSERT_NE(cast, r.ops.end());
   EXPECT_TRUE(cast->is_ai_cpu());
@@ -85,7 +83,7 @@ TEST(ProfileAnalyzer, AiCpuFallbackIsFlaggedAndRaised) {
 }
 
 TEST(ProfileAnalyzer, TimeSplitFromTasksCountsIdleGaps) {
-  const auto r = run({fx("msprof")});
+  const auto r = run({testing::area_fixture("profile", "msprof")});
   ASSERT_TRUE(r.time_split);
   EXPECT_EQ(r.time_split->source, "tasks");
   EXPECT_TRUE(r.time_split->free_known);
@@ -95,7 +93,7 @@ TEST(ProfileAnalyzer, TimeSplitFromTasksCountsIdleGaps) {
 }
 
 TEST(ProfileAnalyzer, OperatorCompileTimeFromApiStatistic) {
-  const auto r = run({fx("msprof")});
+  const auto r = run({testing::area_fixture("profile", "msprof")});
   EXPECT_EQ(r.compile.compile_calls, 8u);  // aclopCompileAndExecute x6 + OpCompile x2, not aclrtSynchronizeStream
   EXPECT_NEAR(r.compile.compile_us, 3200.5, 1e-6);
   ASSERT_FALSE(r.compile.compile_apis.empty());
@@ -106,7 +104,7 @@ TEST(ProfileAnalyzer, OperatorCompileTimeFromApiStatistic) {
 }
 
 TEST(ProfileAnalyzer, OldCannColumnSetIsRead) {
-  const auto r = run({fx("old_cann")});
+  const auto r = run({testing::area_fixture("profile", "old_cann")});
   EXPECT_EQ(r.ops_source, "op_summary");
   ASSERT_FALSE(r.ops.empty());
   EXPECT_EQ(r.ops.front().type, "Conv2D");
@@ -117,7 +115,7 @@ TEST(ProfileAnalyzer, OldCannColumnSetIsRead) {
 }
 
 TEST(ProfileAnalyzer, TorchNpuKernelDetailsAndStepTrace) {
-  const auto r = run({fx("torch_npu")});
+  const auto r = run({testing::area_fixture("profile", "torch_npu")});
   EXPECT_EQ(r.ops_source, "kernel_details");
   auto hccl = std::find_if(r.ops.begin(), r.ops.end(), [](const OpStat& o) { return o.task_type == "HCCL"; });
   ASSERT_NE(hccl, r.ops.end());
@@ -132,7 +130,7 @@ TEST(ProfileAnalyzer, TorchNpuKernelDetailsAndStepTrace) {
 }
 
 TEST(ProfileAnalyzer, ClusterStepTraceNamesTheSlowRank) {
-  const auto r = run({fx("cluster/slow_rank")});
+  const auto r = run({testing::area_fixture("profile", "cluster/slow_rank")});
   ASSERT_EQ(r.ranks.size(), 4u);  // the "stage" row is not a rank
   ASSERT_TRUE(r.communication);
   EXPECT_EQ(r.communication->basis, "exposed_share");
@@ -146,7 +144,7 @@ TEST(ProfileAnalyzer, ClusterStepTraceNamesTheSlowRank) {
 }
 
 TEST(ProfileAnalyzer, EveryRankWaitingAlikeMeansSlowLinks) {
-  const auto r = run({fx("cluster/slow_link")});
+  const auto r = run({testing::area_fixture("profile", "cluster/slow_link")});
   ASSERT_TRUE(r.communication);
   EXPECT_TRUE(r.communication->bottleneck);
   EXPECT_TRUE(r.communication->slow_link);
@@ -155,7 +153,7 @@ TEST(ProfileAnalyzer, EveryRankWaitingAlikeMeansSlowLinks) {
 }
 
 TEST(ProfileAnalyzer, WaitRatiosFromClusterCommunicationJson) {
-  const auto r = run({fx("cluster/with_comm")});
+  const auto r = run({testing::area_fixture("profile", "cluster/with_comm")});
   ASSERT_TRUE(r.communication);
   EXPECT_EQ(r.communication->basis, "wait_ratio");
   auto rank0 = std::find_if(r.ranks.begin(), r.ranks.end(), [](const RankTime& x) { return x.rank == "0"; });
@@ -177,7 +175,7 @@ TEST(ProfileAnalyzer, BelowTheThresholdNothingIsRaised) {
 }
 
 TEST(ProfileAnalyzer, BadFilesSayWhichFileAndColumn) {
-  const auto r = run({fx("bad")});
+  const auto r = run({testing::area_fixture("profile", "bad")});
   auto problem = [&](std::string_view file, std::string_view column, std::string_view what) {
     return std::find_if(r.column_problems.begin(), r.column_problems.end(), [&](const ColumnProblem& p) {
       return p.path.find(file) != std::string::npos && p.column == column && p.problem == what;
@@ -208,14 +206,14 @@ TEST(ProfileAnalyzer, BadFilesSayWhichFileAndColumn) {
 }
 
 TEST(ProfileAnalyzer, MissingPathIsReportedNotFatal) {
-  const auto r = run({fx("does-not-exist"), fx("old_cann")});
+  const auto r = run({testing::area_fixture("profile", "does-not-exist"), testing::area_fixture("profile", "old_cann")});
   EXPECT_FALSE(r.ops.empty());
   ASSERT_FALSE(r.skipped.empty());
   EXPECT_EQ(r.skipped.front().status, InputStatus::error);
 }
 
 TEST(ProfileAnalyzer, TopLimitsTheRankings) {
-  const auto r = run({fx("msprof")}, 2);
+  const auto r = run({testing::area_fixture("profile", "msprof")}, 2);
   EXPECT_EQ(r.top_by_total().size(), 2u);
   EXPECT_EQ(r.top_by_average().size(), 2u);
   EXPECT_EQ(r.top_by_average()[0]->type, "MatMulV3");

@@ -14,12 +14,10 @@ namespace {
 
 using testing::run_npu_doctor;
 
-std::string fx(const std::string& rel) { return testing::fixtures_dir() + "/../profile/fixtures/" + rel; }
-
 using testing::html_problem;
 
 TEST(ProfileCli, JsonContract) {
-  const auto r = run_npu_doctor({"profile", "--format", "json", fx("msprof")});
+  const auto r = run_npu_doctor({"profile", "--format", "json", testing::area_fixture("profile", "msprof")});
   ASSERT_EQ(r.exit_code, 1) << r.err;  // AI CPU fallback and compile time cross their thresholds
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "npu-doctor/profile/v1");
@@ -41,7 +39,7 @@ TEST(ProfileCli, JsonContract) {
 }
 
 TEST(ProfileCli, JsonNamesTheSlowRank) {
-  const auto r = run_npu_doctor({"profile", "-f", "json", fx("cluster/slow_rank")});
+  const auto r = run_npu_doctor({"profile", "-f", "json", testing::area_fixture("profile", "cluster/slow_rank")});
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["communication"]["slow_rank"], "2");
@@ -51,7 +49,7 @@ TEST(ProfileCli, JsonNamesTheSlowRank) {
 
 TEST(ProfileCli, TextShowsTablesAndFlags) {
   // Cast (AI CPU) is fourth of five operators by total and by average time.
-  const auto r = run_npu_doctor({"profile", "--top", "4", fx("msprof")});
+  const auto r = run_npu_doctor({"profile", "--top", "4", testing::area_fixture("profile", "msprof")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out.find("  Add "), std::string::npos) << r.out;  // fifth: cut by --top
   EXPECT_NE(r.out.find("OPERATOR HOT SPOTS"), std::string::npos);
@@ -61,7 +59,7 @@ TEST(ProfileCli, TextShowsTablesAndFlags) {
 }
 
 TEST(ProfileCli, ChineseReport) {
-  const auto r = run_npu_doctor({"profile", "--lang", "zh", fx("cluster/slow_rank")});
+  const auto r = run_npu_doctor({"profile", "--lang", "zh", testing::area_fixture("profile", "cluster/slow_rank")});
   EXPECT_NE(r.out.find("其他 rank 在等待 rank 2"), std::string::npos) << r.out;
 }
 
@@ -75,13 +73,13 @@ TEST(ProfileCli, CleanProfileExitsZero) {
 }
 
 TEST(ProfileCli, NothingReadableIsAUsageError) {
-  const auto missing = run_npu_doctor({"profile", fx("no/such/dir")});
+  const auto missing = run_npu_doctor({"profile", testing::area_fixture("profile", "no/such/dir")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("no/such/dir"), std::string::npos);
-  const auto empty = run_npu_doctor({"profile", fx("bad/op_summary_empty.csv")});
+  const auto empty = run_npu_doctor({"profile", testing::area_fixture("profile", "bad/op_summary_empty.csv")});
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_NE(empty.err.find("no profiling table could be read"), std::string::npos);
-  const auto no_col = run_npu_doctor({"profile", fx("bad/op_summary_no_duration.csv")});
+  const auto no_col = run_npu_doctor({"profile", testing::area_fixture("profile", "bad/op_summary_no_duration.csv")});
   EXPECT_EQ(no_col.exit_code, 2);
   EXPECT_NE(no_col.err.find("op_summary_no_duration.csv: column 'Task Duration(us)' not found"), std::string::npos)
       << no_col.err;
@@ -90,7 +88,7 @@ TEST(ProfileCli, NothingReadableIsAUsageError) {
 TEST(ProfileCli, HtmlReportIsSelfContainedAndWellFormed) {
   testing::TempDir dir;
   const auto html = (dir.path() / "report.html").string();
-  const auto r = run_npu_doctor({"profile", "--html", html, fx("msprof"), fx("cluster/slow_rank")});
+  const auto r = run_npu_doctor({"profile", "--html", html, testing::area_fixture("profile", "msprof"), testing::area_fixture("profile", "cluster/slow_rank")});
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const std::string page = testing::read_file(html);
   EXPECT_EQ(html_problem(page), "");
@@ -120,7 +118,7 @@ TEST(ProfileCli, ReadsStdin) {
 TEST(ProfileCli, OutputFileIsWritten) {
   testing::TempDir dir;
   const auto out = (dir.path() / "p.json").string();
-  const auto r = run_npu_doctor({"profile", "-f", "json", "-o", out, fx("old_cann")});
+  const auto r = run_npu_doctor({"profile", "-f", "json", "-o", out, testing::area_fixture("profile", "old_cann")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty());
   EXPECT_EQ(nlohmann::json::parse(testing::read_file(out))["schema"], "npu-doctor/profile/v1");

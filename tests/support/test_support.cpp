@@ -71,6 +71,10 @@ std::string read_file(const std::filesystem::path& p) {
 
 std::string fixtures_dir() { return NPU_DOCTOR_FIXTURES; }
 
+std::string area_fixture(const std::string& area, const std::string& rel) {
+  return fixtures_dir() + "/../" + area + "/fixtures/" + rel;
+}
+
 namespace {
 std::string drain(int fd) {
   std::string s;

@@ -55,5 +55,7 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
                          const std::vector<std::string>& env = {});
 
 std::string fixtures_dir();
+// A fixture of a feature area's own tests: tests/<area>/fixtures/<rel>.
+std::string area_fixture(const std::string& area, const std::string& rel);
 
 }  // namespace npu_doctor::testing

@@ -6,9 +6,9 @@
 //  3. else a rank that went silent (no error, its log ends before the others time out);
 //  4. else a rank with no logs at all.
 #include "npu_doctor/cluster.hpp"
+#include "npu_doctor/text.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
@@ -36,13 +36,6 @@ bool decisive(const TimelineEvent& e) {
 // A communication timeout or other consequence that every rank shows after a failure.
 bool symptom(const TimelineEvent& e) {
   return error_level(e) && (!e.entry->symptom_of.empty() || e.entry->role == Role::symptom);
-}
-
-std::optional<int> to_int(std::string_view s) {
-  int v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
 }
 
 bool dated(const std::optional<Timestamp>& t) { return t && t->has_year; }
@@ -121,7 +114,7 @@ std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& i
     for (const auto& ev : in.timeline.events) {
       r.events.emplace_back(&in, &ev);
       if (!options.world_size) {
-        if (auto ws = to_int(ev.capture("world_size")); ws && (!declared_size || *ws > *declared_size)) declared_size = ws;
+        if (auto ws = parse_number<int>(ev.capture("world_size")); ws && (!declared_size || *ws > *declared_size)) declared_size = ws;
       }
     }
     const auto& f = in.timeline.first_time;
@@ -138,7 +131,7 @@ std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& i
   std::map<int, std::set<int>> pointed_by;
   for (const auto& [rank, r] : ranks) {
     for (const auto& [in, ev] : r.events) {
-      if (auto peer = to_int(ev->capture("peer_rank")); peer && *peer != rank) pointed_by[*peer].insert(rank);
+      if (auto peer = parse_number<int>(ev->capture("peer_rank")); peer && *peer != rank) pointed_by[*peer].insert(rank);
     }
   }
   auto votes = [&](int rank) { return static_cast<int>(pointed_by.count(rank) ? pointed_by[rank].size() : 0); };

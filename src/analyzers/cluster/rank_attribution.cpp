@@ -1,9 +1,9 @@
 // Which rank and node each input belongs to.
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "npu_doctor/cluster.hpp"
+#include "npu_doctor/text.hpp"
 #include "regex.hpp"
 
 namespace npu_doctor {
@@ -16,11 +16,9 @@ constexpr const char* kDefaultPatterns[] = {
     R"((?:^|[/:])(?<host>(?:node|host|server)[_-]?[A-Za-z0-9.-]*[A-Za-z0-9])/)",
 };
 
-std::optional<int> to_int(std::string_view s) {
-  int v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || v < 0) return std::nullopt;
-  return v;
+std::optional<int> rank_number(std::string_view s) {
+  const auto v = parse_number<int>(s);
+  return v && *v >= 0 ? v : std::nullopt;
 }
 
 }  // namespace
@@ -41,7 +39,7 @@ std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const
     for (const auto& re : regexes) {
       auto m = re.search(in.path);
       if (!m) continue;
-      if (!in.rank) in.rank = to_int(m->group("rank"));
+      if (!in.rank) in.rank = rank_number(m->group("rank"));
       if (in.host.empty()) in.host = std::string(m->group("host"));
     }
     if (in.rank) continue;
@@ -49,7 +47,7 @@ std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const
     std::map<int, int> seen;
     for (const auto& ev : in.timeline.events) {
       if (ev.rank) ++seen[*ev.rank];
-      if (auto r = to_int(ev.capture("rank"))) ++seen[*r];
+      if (auto r = rank_number(ev.capture("rank"))) ++seen[*r];
     }
     if (!seen.empty()) {
       in.rank = std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {

@@ -1,7 +1,6 @@
 #include "analyzers/hccl/env_check.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
@@ -26,11 +25,7 @@ constexpr ClusterStep kClusterSteps[] = {{5000, 600}, {3000, 240}};
 constexpr std::size_t kMaxListedRanks = 1000000;
 
 std::optional<double> to_seconds(std::string_view s) {
-  s = trim(s);
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
+  return parse_number<double>(trim(s));
 }
 
 std::string file_list(const EnvReport& r, const std::vector<std::size_t>& idx) {

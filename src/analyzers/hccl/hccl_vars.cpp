@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 
 #include "checks/text_util.hpp"
@@ -13,6 +12,7 @@
 namespace npu_doctor::hccl {
 namespace {
 
+using checks::to_integer;
 using checks::trim;
 
 // Ranges as hcomm's externalinput.cc checks them ([V] in ascend-reference.md §6.1 and the
@@ -73,14 +73,6 @@ constexpr std::array kSpecs = {
             "true or false"},
     VarSpec{"HCCL_LOGIC_SUPERPOD_ID", VarScope::node, false, "", VarKind::text, 0, 0, 0, "", ""},
 };
-
-std::optional<long long> parse_integer(std::string_view s) {
-  s = trim(s);
-  long long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
 
 // HCCL's own rule for HCCL_EXEC_TIMEOUT: digits with at most two decimals.
 std::optional<double> parse_seconds(std::string_view s) {
@@ -154,7 +146,7 @@ std::optional<std::string> invalid_because(const VarSpec& spec, std::string_view
   switch (spec.kind) {
     case VarKind::text: return std::nullopt;
     case VarKind::integer: {
-      const auto v = parse_integer(value);
+      const auto v = to_integer(value);
       if (!v || *v < spec.min || *v > spec.max) return expect;
       if (spec.multiple_of > 0 && *v % spec.multiple_of != 0) return expect;
       return std::nullopt;
@@ -187,7 +179,7 @@ std::string comparable_value(std::string_view name, std::string_view raw) {
   if (spec == nullptr) return std::string(value);
   if (spec->kind == VarKind::choice) return upper(value);
   if (spec->kind == VarKind::integer) {
-    if (auto v = parse_integer(value)) return std::to_string(*v);
+    if (auto v = to_integer(value)) return std::to_string(*v);
   }
   if (spec->kind == VarKind::seconds) {
     if (auto v = parse_seconds(value)) {

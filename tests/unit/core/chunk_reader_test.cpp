@@ -46,6 +46,24 @@ TEST(ChunkReader, EveryByteOnceInOrderWhateverTheSizes) {
   }
 }
 
+// The first chunk starts in a small buffer (64 KiB) and grows when the input is larger; the
+// buffer it grew in is later reused, with room for a carry, for the third chunk.
+TEST(ChunkReader, TheFirstChunkGrowsPastItsSmallStartAndItsBufferIsReused) {
+  std::string line = std::string(99, 'y') + "\n";
+  for (std::size_t size : {std::size_t{65535}, std::size_t{65536}, std::size_t{65537}, std::size_t{(5u << 20) / 2}}) {
+    std::string data;
+    while (data.size() < size) data += line;
+    data.resize(size);
+    for (bool ahead : {false, true}) {
+      for (std::size_t read_size : {std::size_t{4093}, std::size_t{1} << 20}) {
+        std::size_t chunks = 0;
+        EXPECT_EQ(reassemble(data, 1u << 20, read_size, ahead, &chunks), data) << size << " " << read_size << " " << ahead;
+        EXPECT_EQ(chunks, size / (1u << 20) + 1) << size;
+      }
+    }
+  }
+}
+
 TEST(ChunkReader, SmallAndEmptyInputsTakeOneChunk) {
   std::size_t chunks = 0;
   EXPECT_EQ(reassemble("", 64, 64, true, &chunks), "");
@@ -55,7 +73,7 @@ TEST(ChunkReader, SmallAndEmptyInputsTakeOneChunk) {
 }
 
 // A stream that fails after some bytes: the error ends the stream and is reported.
-class FailingStream final : public ByteStream {
+class FailsAfterHundredBytesStream final : public ByteStream {
  public:
   long read(char* buf, std::size_t n) override {
     if (sent_ >= 100) return -1;
@@ -72,7 +90,7 @@ class FailingStream final : public ByteStream {
 
 TEST(ChunkReader, AReadErrorEndsTheStreamWithItsMessage) {
   for (bool ahead : {false, true}) {
-    FailingStream in;
+    FailsAfterHundredBytesStream in;
     ChunkReader reader(in, 32, ahead);
     std::size_t bytes = 0;
     for (;;) {

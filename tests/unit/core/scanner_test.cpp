@@ -141,7 +141,7 @@ TEST_F(ScannerTest, InvalidUtf8IsSanitizedNotDropped) {
   EXPECT_EQ(f[0].first().text, "x\xEF\xBF\xBD\xEF\xBF\xBD BOOM \xEF\xBF\xBD");
 }
 
-class FailingStream final : public ByteStream {
+class FailsAfterOneReadStream final : public ByteStream {
  public:
   long read(char* buf, std::size_t n) override {
     if (sent_) return -1;
@@ -160,7 +160,7 @@ class FailingStream final : public ByteStream {
 TEST_F(ScannerTest, ReadErrorKeepsWhatWasReadAndSaysSo) {
   Scanner scanner(*matcher_, ScanOptions{});
   FindingCollector out(3);
-  FailingStream in;
+  FailsAfterOneReadStream in;
   InputReport rep;
   rep.path = "bad.log";
   scanner.scan(in, 0, rep, out);
