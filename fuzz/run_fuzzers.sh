@@ -4,7 +4,8 @@
 # <work dir>/corpus/<harness> is the corpus (seeded from tests/fixtures on first use, and
 # grown by every run: keep it for the long campaign), <work dir>/artifacts holds crashing,
 # leaking or timing-out inputs and <work dir>/logs each run's output. Exit status 1 when
-# any harness found something.
+# any harness found something. FUZZ_SEED=N fixes libFuzzer's random seed (CI does, so that
+# a smoke run explores the same mutations each time; the long campaign should not).
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 <build dir> <work dir> <seconds> [parallel] [harness...]" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,7 @@ run_one() {
   esac
   set -- -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/$h-"
+  [ -n "${FUZZ_SEED:-}" ] && set -- "$@" -seed="$FUZZ_SEED"
   [ -n "$dict" ] && set -- "$@" -dict="$src/fuzz/dict/$dict.dict"
   # Archives: a few KiB of seed may decompress to a lot; larger inputs only slow the run.
   [ "$h" = input-source ] && set -- "$@" -max_len=65536

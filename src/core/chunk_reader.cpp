@@ -52,7 +52,8 @@ void ChunkReader::fill(Buffer& b, bool first_chunk) {
     if (!allocate(b, chunk_size_, chunk_size_)) return;
   }
   while (b.size < chunk_size_) {
-    if (b.size == b.capacity && !allocate(b, b.room, chunk_size_)) return;  // the first chunk grows
+    // The first chunk grows into the full layout, so its buffer is reused as it is later.
+    if (b.size == b.capacity && !allocate(b, chunk_size_, chunk_size_)) return;
     const long r = in_.read(b.bytes.get() + b.room + b.size, b.capacity - b.size);
     if (r < 0) {
       b.error = in_.error().empty() ? "read error" : in_.error();

@@ -1,6 +1,7 @@
 // Hand-written field parsers for matched lines. They run only on lines that matched
 // a rule, so clarity beats speed, but they never allocate more than the result.
 #include "npu_doctor/line_info.hpp"
+#include "npu_doctor/text.hpp"
 
 #include <array>
 #include <cctype>
@@ -154,13 +155,10 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
     }
     if (j == i || j >= line.size() || line[j] != '(') continue;
     std::size_t k = j + 1;
-    long v = 0;
-    bool any = false;
-    while (k < line.size() && is_digit(line[k])) {
-      v = v * 10 + (line[k++] - '0');
-      any = true;
-    }
-    if (any && k < line.size() && line[k] == ',') pid = v;
+    while (k < line.size() && is_digit(line[k])) ++k;
+    // Digits too many for a long are not a pid (the line-info fuzzer found the overflow).
+    const auto number = parse_number<long>(line.substr(j + 1, k - j - 1));
+    if (number && k < line.size() && line[k] == ',') pid = number;
     return std::string(line.substr(i, j - i));
   }
   return {};

@@ -1,3 +1,4 @@
 # Regression tests for what the fuzz harnesses found (docs/hardening.md, "What it found"):
 # each feeds the exact input to the same parser. Named FuzzRegression*.
-target_sources(npu_doctor_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/json_numbers_test.cpp)
+target_sources(npu_doctor_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/json_numbers_test.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/line_info_test.cpp)

@@ -85,13 +85,6 @@ class Doctor {
   bool exited_ = false;
 };
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> v;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
-
 std::string path_with_stand_in() { return stand_in_bin() + ":/usr/bin:/bin"; }
 
 TEST(MemWatchCli, OneLinePerDeviceAndPollThatTheAnalyzerReads) {
@@ -100,7 +93,7 @@ TEST(MemWatchCli, OneLinePerDeviceAndPollThatTheAnalyzerReads) {
   Doctor doc(d, {"mem", "watch", "--interval", "50ms", "--count", "3", "-o", file.string()},
              {"NPU_SMI_COUNTER=" + (d.path() / "n").string()}, path_with_stand_in());
   ASSERT_EQ(doc.wait(20s), 0) << doc.err();
-  const auto lines = lines_of(testing::read_file(file));
+  const auto lines = testing::lines_of(testing::read_file(file));
   ASSERT_EQ(lines.size(), 6u);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     MemSample s;
@@ -123,7 +116,7 @@ TEST(MemWatchCli, SamplesGoToStdoutWithoutOutputFile) {
   Doctor doc(d, {"mem", "watch", "--interval", "20ms", "--count", "2"}, {"NPU_SMI_COUNTER=" + (d.path() / "n").string()},
              path_with_stand_in());
   ASSERT_EQ(doc.wait(20s), 0) << doc.err();
-  EXPECT_EQ(lines_of(doc.out()).size(), 4u) << doc.out();
+  EXPECT_EQ(testing::lines_of(doc.out()).size(), 4u) << doc.out();
 }
 
 TEST(MemWatchCli, LiveViewShowsALinePerDevice) {
@@ -146,15 +139,15 @@ void stops_cleanly_on(int sig) {
   Doctor doc(d, {"mem", "watch", "--interval", "100ms", "-o", file.string()},
              {"NPU_SMI_COUNTER=" + (d.path() / "n").string()}, path_with_stand_in());
   const auto until = std::chrono::steady_clock::now() + 20s;
-  while (lines_of(testing::read_file(file)).size() < 4 && std::chrono::steady_clock::now() < until) {
+  while (testing::lines_of(testing::read_file(file)).size() < 4 && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(20ms);
   }
-  ASSERT_GE(lines_of(testing::read_file(file)).size(), 4u) << doc.err();
+  ASSERT_GE(testing::lines_of(testing::read_file(file)).size(), 4u) << doc.err();
   doc.signal(sig);
   EXPECT_EQ(doc.wait(5s), 0) << doc.err();
   const std::string text = testing::read_file(file);
   EXPECT_EQ(text.back(), '\n') << "the last line is whole";
-  const auto lines = lines_of(text);
+  const auto lines = testing::lines_of(text);
   EXPECT_EQ(lines.size() % 2, 0u) << "both devices of every poll";
   for (const auto& l : lines) {
     MemSample s;
@@ -171,7 +164,7 @@ TEST(MemWatchCli, DurationEndsTheWatch) {
   Doctor doc(d, {"mem", "watch", "--interval", "100ms", "--duration", "350ms"},
              {"NPU_SMI_COUNTER=" + (d.path() / "n").string()}, path_with_stand_in());
   ASSERT_EQ(doc.wait(20s), 0) << doc.err();
-  const auto n = lines_of(doc.out()).size();
+  const auto n = testing::lines_of(doc.out()).size();
   EXPECT_EQ(n, 8u) << "polls at 0, 100, 200 and 300 ms, two devices each";
 }
 
@@ -196,7 +189,7 @@ TEST(MemWatchCli, GivesUpAfterFiveFailedPollsKeepingWhatItWrote) {
   Doctor doc(d, {"mem", "watch", "--interval", "20ms", "-o", file.string()},
              {"NPU_SMI_COUNTER=" + (d.path() / "n").string(), "NPU_SMI_FAIL_AFTER=2"}, path_with_stand_in());
   EXPECT_EQ(doc.wait(20s), 2);
-  EXPECT_EQ(lines_of(testing::read_file(file)).size(), 4u);
+  EXPECT_EQ(testing::lines_of(testing::read_file(file)).size(), 4u);
   const std::string err = doc.err();
   EXPECT_NE(err.find("(continuing)"), std::string::npos) << err;
   EXPECT_EQ(err.find("(continuing)"), err.rfind("(continuing)")) << "the same error is said once";

@@ -81,13 +81,6 @@ struct Python {
   }
 };
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> v;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
-
 TEST(MemPythonHelper, WritesSamplesFromTorchNpuThatTheAnalyzerReads) {
   Python py;
   if (py.python.empty()) GTEST_SKIP() << "python3 is not installed: the Python helper is not tested";
@@ -96,7 +89,7 @@ TEST(MemPythonHelper, WritesSamplesFromTorchNpuThatTheAnalyzerReads) {
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
   const auto file = py.dir.path() / "mem-rank3.jsonl";
   EXPECT_EQ(r.out, file.string() + "\n") << "{rank} is the RANK";
-  const auto lines = lines_of(testing::read_file(file));
+  const auto lines = testing::lines_of(testing::read_file(file));
   ASSERT_EQ(lines.size(), 60u) << "every 5th of 300 steps";
   for (std::size_t i = 0; i < lines.size(); ++i) {
     MemSample s;
@@ -126,7 +119,7 @@ TEST(MemPythonHelper, FallsBackToTorchCuda) {
   const auto out = py.dir.path() / "cuda.jsonl";
   const auto r = py.run({(py.dir.path() / "train.py").string(), out.string(), "inference"}, {{"FAKE_TORCH", "cuda"}});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-  const auto lines = lines_of(testing::read_file(out));
+  const auto lines = testing::lines_of(testing::read_file(out));
   ASSERT_EQ(lines.size(), 60u);
   const auto first = nlohmann::json::parse(lines[0]);
   EXPECT_EQ(first["device"], 0);

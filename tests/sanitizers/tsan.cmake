@@ -11,6 +11,7 @@ add_executable(npu_doctor_tsan_tests
   ${tests}/sanitizers/threaded_scan_test.cpp
   ${tests}/unit/core/chunk_reader_test.cpp
   ${tests}/unit/core/scanner_test.cpp)
+set_target_properties(npu_doctor_tsan_tests PROPERTIES UNITY_BUILD OFF)  # as npu_doctor_tests (tests/CMakeLists.txt)
 target_include_directories(npu_doctor_tsan_tests PRIVATE ${PROJECT_SOURCE_DIR}/src/core ${PROJECT_SOURCE_DIR}/src ${tests})
 target_compile_definitions(npu_doctor_tsan_tests PRIVATE
   NPU_DOCTOR_FIXTURES="${tests}/fixtures"

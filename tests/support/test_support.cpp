@@ -71,6 +71,13 @@ std::string read_file(const std::filesystem::path& p) {
 
 std::string fixtures_dir() { return NPU_DOCTOR_FIXTURES; }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) v.push_back(l);
+  return v;
+}
+
 std::string area_fixture(const std::string& area, const std::string& rel) {
   return fixtures_dir() + "/../" + area + "/fixtures/" + rel;
 }

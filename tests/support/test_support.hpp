@@ -55,6 +55,8 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
                          const std::vector<std::string>& env = {});
 
 std::string fixtures_dir();
+// The lines of `text`, without their newlines.
+std::vector<std::string> lines_of(const std::string& text);
 // A fixture of a feature area's own tests: tests/<area>/fixtures/<rel>.
 std::string area_fixture(const std::string& area, const std::string& rel);
 
