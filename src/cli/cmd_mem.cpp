@@ -137,6 +137,21 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
       std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
     }
   }
+  uint64_t samples = 0;
+  for (const auto& in : report.inputs) samples += in.samples;
+  if (report.any_input_read() && samples == 0 && !report.anything_found()) {
+    // Nothing to analyse: no valid sample and no out-of-memory message. Say that only.
+    std::cerr << "npu-doctor: mem analyze: no valid memory sample and no out-of-memory message in the input";
+    for (const auto& in : report.inputs) {
+      std::cerr << "; " << in.path << ": ";
+      if (in.status != InputStatus::ok && in.status != InputStatus::partial) std::cerr << in.note;
+      else if (in.bytes == 0) std::cerr << "empty file";
+      else std::cerr << in.lines << (in.lines == 1 ? " line" : " lines") << ", no sample";
+      if (!in.problems.empty()) std::cerr << " (" << in.problems.front() << ")";
+    }
+    std::cerr << "\nnpu-doctor: samples are JSON lines with \"step\" and \"allocated\" (docs/mem.md)\n";
+    return kUsage;
+  }
   bool ok = write_output(
       a.output,
       [&](std::ostream& out) {
@@ -336,8 +351,8 @@ void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->check(CLI::IsMember({"auto", "training", "inference"}));
   an->add_option("-j,--jobs", a->jobs, "Threads for scanning many logs (default: all cores)");
   an->footer(
-      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error or no "
-      "input readable, 3 internal error.");
+      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error, no "
+      "input readable, or no valid sample and no out-of-memory message in the inputs, 3 internal error.");
   an->callback([&g, &exit_code, a] { exit_code = run_analyze(g, *a); });
 
   auto w = std::make_shared<WatchArgs>();
