@@ -37,9 +37,16 @@ Diagnoser::~Diagnoser() = default;
 
 namespace {
 
+// Findings of one stream, indexed by the report's input numbering.
+struct StreamFindings {
+  std::size_t input = 0;
+  std::vector<Finding> findings;
+};
+
 struct ItemResult {
   std::vector<InputReport> reports;
   FindingCollector collector;
+  std::vector<StreamFindings> kept;  // per stream, for an item that cannot be read twice
 };
 
 // The finding that stands for the cluster culprit's error, added when the culprit is a
@@ -128,12 +135,6 @@ void scan_in_order(std::size_t items, unsigned jobs,
   for (auto& t : threads) t.join();
 }
 
-// Findings of one stream, already indexed by the report's input numbering.
-struct StreamFindings {
-  std::size_t input = 0;
-  std::vector<Finding> findings;
-};
-
 }  // namespace
 
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
@@ -151,30 +152,49 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   // Pass 1: every input, findings merged in input order.
   FindingCollector all(scan.max_evidence);
   std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
-  // Stdin and FIFOs cannot be read twice: their findings are kept for the incident split.
-  std::map<std::size_t, std::vector<Finding>> unrepeatable;
-  auto can_reread = [&](std::size_t i) {
+  // Stdin and FIFOs cannot be read twice: for the incident split, their findings are kept
+  // per stream from this reading.
+  std::map<std::size_t, std::vector<StreamFindings>> unrepeatable;
+  auto keep_streams = [&](std::size_t i) {
     std::error_code ec;
-    return !inputs.items[i].is_stdin && std::filesystem::is_regular_file(inputs.items[i].path, ec);
+    return options.split_incidents &&
+           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].path, ec));
   };
   scan_in_order<ItemResult>(
       inputs.items.size(), jobs,
       [&] {
         return [&, scanner = std::make_shared<Scanner>(*matcher_, scan)](std::size_t i) {
-          ItemResult result{{}, FindingCollector(scan.max_evidence)};
+          ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
+          const bool keep = keep_streams(i);
           visit_streams(
               inputs.items[i],
               [&](ByteStream& stream, InputReport& r) {
-                scanner->scan(stream, result.reports.size(), r, result.collector);
+                if (!keep) {
+                  scanner->scan(stream, result.reports.size(), r, result.collector);
+                  return;
+                }
+                FindingCollector one(scan.max_evidence);
+                scanner->scan(stream, result.reports.size(), r, one);
+                result.kept.push_back({result.reports.size(), one.findings()});
+                result.collector.merge(std::move(one));
               },
               result.reports);
           return result;
         };
       },
       [&](std::size_t i, ItemResult&& item) {
-        item_base[i] = report.inputs.size();
-        item.collector.offset_inputs(report.inputs.size());
-        if (options.split_incidents && !can_reread(i)) unrepeatable[i] = item.collector.findings();
+        const std::size_t base = report.inputs.size();
+        item_base[i] = base;
+        item.collector.offset_inputs(base);
+        if (keep_streams(i)) {
+          for (auto& s : item.kept) {
+            s.input += base;
+            for (auto& f : s.findings) {
+              for (auto& e : f.evidence) e.input += base;
+            }
+          }
+          unrepeatable[i] = std::move(item.kept);
+        }
         all.merge(std::move(item.collector));
         for (auto& r : item.reports) report.inputs.push_back(std::move(r));
       });
@@ -228,12 +248,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
         };
       },
       [&](std::size_t i, std::vector<StreamFindings>&& found) {
-        if (auto it = unrepeatable.find(i); it != unrepeatable.end()) {
-          // One collector per item: its findings go to the incident of its first input.
-          const std::size_t k = item_base[i] < streams ? incident_of[item_base[i]] : split.size() - 1;
-          per_incident[k].merge(std::move(it->second));
-          return;
-        }
+        if (auto it = unrepeatable.find(i); it != unrepeatable.end()) found = std::move(it->second);
         for (auto& s : found) {
           // A file that changed since the first pass may have more streams: the latest run.
           const std::size_t k = s.input < streams ? incident_of[s.input] : split.size() - 1;

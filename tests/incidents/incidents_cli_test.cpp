@@ -136,6 +136,17 @@ TEST(Incidents, SummaryIsOneTabSeparatedLinePerIncident) {
   EXPECT_EQ(both.exit_code, 2) << "-q is a format of its own";
 }
 
+TEST(Incidents, AnArchiveOnStdinIsSplitFromItsOnlyReading) {
+  // stdin cannot be read twice: each member's findings are kept from the first reading.
+  const auto r = run_npu_doctor({"diagnose", "-q", "-"}, testing::read_file(three_jobs()));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto lines = testing::lines_of(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_NE(lines[0].find("\tacl.507014\t"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("\tmem.memory-outside-allocator\t"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("\tecode.EI0004\t"), std::string::npos) << lines[2];
+}
+
 TEST(Incidents, ASingleLogIsOneIncidentAndTheReportIsUnchangedByIt) {
   const auto j = diagnose_json({testing::fixtures_dir() + "/logs/device_oom_plog.log"});
   ASSERT_EQ(j["incidents"].size(), 1u);

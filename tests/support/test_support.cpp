@@ -108,8 +108,10 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
   argv.push_back(nullptr);
   std::vector<std::string> env_s;
   for (char** e = environ; *e != nullptr; ++e) {
+    // The caller's language and terminal width would change what reports say and where
+    // they wrap: the binary sees neither unless a test passes them.
     if (std::strncmp(*e, "NPU_DOCTOR_KB_PATH=", 19) != 0 && std::strncmp(*e, "LANG=", 5) != 0 &&
-        std::strncmp(*e, "LC_ALL=", 7) != 0) {
+        std::strncmp(*e, "LC_ALL=", 7) != 0 && std::strncmp(*e, "COLUMNS=", 8) != 0) {
       env_s.emplace_back(*e);
     }
   }
