@@ -135,7 +135,7 @@ void join_parts(std::vector<ItemResult>& parts, ItemResult& joined) {
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   DiagnosisReport report;
   report.kb_version = kb_.version();
-  report.kb_entries = kb_.entries().size();
+  report.kb_entries = kb_.entry_count();
   Enumeration inputs = enumerate_inputs(options.paths);
 
   ScanOptions scan;
