@@ -47,6 +47,15 @@ struct MatchPattern {
   bool planned = false;
 };
 
+// Meaning from context: a code or message that means something else when a neighbouring
+// line of its first occurrence (the evidence line and its context lines) says so. The
+// finding is then read as the entry `means` ("EZ1001" next to "not implemented for
+// DT_BFLOAT16" is an unsupported dtype, not a shape error).
+struct ContextRule {
+  MatchPattern near;
+  std::string means;  // an entry id
+};
+
 // The verbatim row of the seed guide's error table (kb/seed.yaml keeps it exactly).
 struct SeedRow {
   std::string name;
@@ -96,6 +105,7 @@ struct Entry {
   Origin origin = Origin::curated;
   LevelRequirement level = LevelRequirement::any;
   std::string format;                     // origin: source: the format the pattern was generated from
+  std::vector<ContextRule> context;       // what it means next to other lines
   // The category's general texts (kb/categories.yaml), for entries that have no cause or
   // remedies of their own; set by KnowledgeBase.
   const Entry* texts_from = nullptr;

@@ -282,7 +282,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
                 "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
-                "format_style", "level", "raised_as"},
+                "format_style", "level", "raised_as", "context"},
                "an entry");
   bool ok = true;
   auto fail = [&](const YAML::Node& at, const std::string& msg) {
@@ -348,6 +348,28 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   e.explains = r.string_list(n["explains"], "explains");
+  if (const YAML::Node ctx = n["context"]; ctx.IsDefined()) {
+    if (!ctx.IsSequence()) {
+      fail(ctx, "context must be a list of {near: regex, means: entry id}");
+    } else {
+      for (const auto& rule : ctx) {
+        if (!rule.IsMap()) {
+          fail(rule, "a context rule is {near: regex, means: entry id}");
+          continue;
+        }
+        r.check_keys(rule, {"near", "means", "ignore_case"}, "a context rule");
+        ContextRule c;
+        auto near = r.patterns(rule["near"], rule["ignore_case"].as<bool>(false));
+        c.means = r.scalar(rule["means"], "means").value_or("");
+        if (near.size() != 1 || c.means.empty()) {
+          fail(rule, "a context rule needs one regex in near and an entry id in means");
+          continue;
+        }
+        c.near = std::move(near.front());
+        e.context.push_back(std::move(c));
+      }
+    }
+  }
   if (n["priority"].IsDefined()) {
     try {
       e.priority = n["priority"].as<int>();
@@ -749,6 +771,11 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     for (const auto& id : e.explains) {
       if (entry_index.find(id) == entry_index.end()) {
         problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
+      }
+    }
+    for (const auto& rule : e.context) {
+      if (entry_index.find(rule.means) == entry_index.end()) {
+        problems.push_back({e.source.file, e.source.line, "context means unknown entry id '" + rule.means + "'", true});
       }
     }
   }

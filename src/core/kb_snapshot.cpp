@@ -74,6 +74,11 @@ void write_entry(Writer& w, const Entry& e) {
   w.u32(static_cast<uint32_t>(e.origin));
   w.u32(static_cast<uint32_t>(e.level));
   w.str(e.format);
+  w.u32(static_cast<uint32_t>(e.context.size()));
+  for (const auto& c : e.context) {
+    write_pattern(w, c.near);
+    w.str(c.means);
+  }
 }
 
 Entry read_entry(Reader& r) {
@@ -124,6 +129,11 @@ Entry read_entry(Reader& r) {
   e.origin = r.u32() == 1 ? Origin::source : Origin::curated;
   e.level = r.u32() == 1 ? LevelRequirement::error : LevelRequirement::any;
   e.format = r.str();
+  e.context.resize(r.count());
+  for (auto& c : e.context) {
+    c.near = read_pattern(r);
+    c.means = r.str();
+  }
   return e;
 }
 
