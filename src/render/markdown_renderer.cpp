@@ -39,11 +39,11 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
     out << " · rule `" << e.id << "`\n";
     out << "- **" << ui::get(Text::why, lang) << "**: "
         << render_detail::reason_text(findings, root, cluster, lang, nullptr) << "\n";
-    out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause.get(lang) << "\n\n";
+    out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
     out << "**" << ui::get(Text::evidence, lang) << "** (`" << location(f.first()) << "`):\n\n";
     code_block(f.first(), out);
     out << "\n**" << ui::get(Text::remedies, lang) << "**:\n\n";
-    for (std::size_t i = 0; i < e.remedies.size(); ++i) out << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+    for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   } else {
     out << (findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
   }

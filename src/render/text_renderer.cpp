@@ -122,11 +122,11 @@ void print_root(const Ctx& c, const View& v) {
       print_evidence(c, x.first());
     }
   }
-  c.paragraph(ui::get(Text::cause, lang), e.cause.get(lang));
+  c.paragraph(ui::get(Text::cause, lang), e.cause_text().get(lang));
   c.out << "  " << ui::get(Text::remedies, lang) << "\n";
-  for (std::size_t i = 0; i < e.remedies.size(); ++i) {
+  for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
     const std::string num = "    " + std::to_string(i + 1) + ". ";
-    c.out << num << wrap_text(e.remedies[i].get(lang), c.width(), num.size(), num.size()) << "\n";
+    c.out << num << wrap_text(e.remedy_texts()[i].get(lang), c.width(), num.size(), num.size()) << "\n";
   }
 }
 
