@@ -92,11 +92,14 @@ std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const st
   return findings.size() - 1;
 }
 
-// Order, cross-rank verdict over `which` inputs only, root cause, and what the
-// allocator's numbers on an out-of-memory line say.
+// Contextual meanings, order, cross-rank verdict over `which` inputs only, root cause,
+// and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
 void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
               std::optional<ClusterDecision>& cluster, const std::vector<InputReport>& inputs,
               const std::vector<std::size_t>& which, const KnowledgeBase& kb, const ClusterOptions& options) {
+  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
+  for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
+  apply_context_meanings(findings, kb, kept);
   // Presentation order: where each finding first occurs (input, then line).
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
