@@ -2,7 +2,6 @@
 // the lines before it, cause, numbered remedies; then what follows from it, the
 // independent errors, the other findings), then a table of the other incidents. Lines fit
 // the width (RenderOptions::width); paths are shown by what distinguishes them.
-#include <map>
 
 #include "incident_text.hpp"
 #include "npu_doctor/render.hpp"

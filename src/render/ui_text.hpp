@@ -50,7 +50,6 @@ enum class Text {
   inputs_are_empty,       // {0}: how many
   empty,
   file_is_empty,
-  also,
   count_,
 };
 

@@ -95,6 +95,19 @@ TEST(Incidents, IncidentOptionChoosesWhatIsShown) {
   EXPECT_EQ(gap.exit_code, 2);
 }
 
+TEST(Incidents, TheGapOptionDecidesWhatIsOneRun) {
+  testing::TempDir d;
+  d.write("a/train.log", "[2025-01-01 10:00:00,000] INFO start\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+                         "[2025-01-01 10:10:00,000] INFO end\n");
+  d.write("b/train.log", "[2025-01-01 10:40:00,000] INFO start\n"
+                         "EI0004: [PID: 9001] 2025-01-01-10:40:04.000.000 The ranktable or rank is invalid,Reason:[x].\n");
+  EXPECT_EQ(diagnose_json({d.path().string()})["incidents"].size(), 1u) << "30 minutes apart: one run by default";
+  const auto j = diagnose_json({"--incident-gap", "10m", d.path().string()});
+  ASSERT_EQ(j["incidents"].size(), 2u);
+  EXPECT_EQ(j["incidents"][0]["root_cause"]["category"], "memory");
+  EXPECT_EQ(j["root_cause"]["code"], "EI0004");
+}
+
 TEST(Incidents, ATarOfThreeUnrelatedJobsNeverLinksThem) {
   const auto j = diagnose_json({three_jobs()});
   ASSERT_EQ(j["incidents"].size(), 3u);
