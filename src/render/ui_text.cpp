@@ -7,7 +7,7 @@ namespace npu_doctor::ui {
 namespace {
 
 // Indexed by Text; {English, Chinese}.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kTexts = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kTexts = {{
     {"ROOT CAUSE", "根因"},
     {"No error-level finding: nothing to blame.", "未发现错误级别的问题。"},
     {"why", "依据"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kTexts =
     {"category", "类别"},
     {"code", "错误码"},
     {"references", "参考"},
+    {"INCIDENT", "事件"},
 }};
 
 }  // namespace

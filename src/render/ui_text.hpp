@@ -29,6 +29,7 @@ enum class Text {
   category,
   code,
   references,
+  incident,
 };
 
 std::string_view get(Text t, Lang lang);
