@@ -145,10 +145,21 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   const RenderOptions to_stderr = stderr_render_options(g);
   s.note = [](const std::string& text) { std::cerr << "npu-doctor: " << text << "\n"; };
   std::string hang_root;  // the root cause the hang report named, not to print twice
-  s.on_hang = [&](const DiagnosisReport& report, std::chrono::milliseconds silent) {
+  s.on_hang = [&](const DiagnosisReport& report, std::chrono::milliseconds silent,
+                  const live::RunSettings::StreamTails& tails) {
     hang_root = report.root_finding() != nullptr ? finding_key(*report.root_finding()) : "";
     std::cerr << "npu-doctor: `" << live::shell_words(a.command) << "` printed nothing and its plogs did not grow for "
-              << live::human_duration(silent) << ": it looks hung. What its output and logs show so far:\n";
+              << live::human_duration(silent) << ": it looks hung.\n";
+    for (const auto& [stream, lines] : tails) {
+      if (lines.empty()) continue;
+      std::cerr << "  last lines of " << stream << ":\n";
+      const std::size_t width = std::to_string(lines.back().line).size();
+      for (const auto& l : lines) {
+        const std::string n = std::to_string(l.line);
+        std::cerr << "    " << std::string(width - std::min(width, n.size()), ' ') << n << "  " << l.text << "\n";
+      }
+    }
+    std::cerr << "npu-doctor: what its output and logs show so far:\n";
     render_diagnosis_text(report, to_stderr, std::cerr);
     std::cerr.flush();
   };

@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "common.hpp"
 #include "exit_codes.hpp"
@@ -83,7 +85,24 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
       return kUsage;
     }
   }
-  std::ostream& out = appended.is_open() ? static_cast<std::ostream&>(appended) : std::cout;
+  // An incident leaves in one write, so a reader of a pipe never sees half a JSON line.
+  bool out_ok = true;
+  auto emit = [&](const std::string& text) {
+    if (appended.is_open()) {
+      appended << text;
+      appended.flush();
+      out_ok = static_cast<bool>(appended);
+      return;
+    }
+    for (std::string_view rest = text; !rest.empty() && out_ok;) {
+      const ssize_t w = ::write(STDOUT_FILENO, rest.data(), rest.size());
+      if (w > 0) {
+        rest.remove_prefix(static_cast<std::size_t>(w));
+      } else if (w < 0 && errno != EINTR) {
+        out_ok = false;
+      }
+    }
+  };
 
   auto kb = load_kb(g, std::cerr);
   std::vector<KbProblem> problems;
@@ -138,22 +157,23 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
     std::string json;
     if (a.format == "json" || !a.exec.empty()) json = live::incident_json_line(inc, ro, host);
     if (a.format == "json") {
-      out << json << "\n";
+      emit(json + "\n");
     } else if (a.format == "text") {
-      live::render_incident_text(inc, ro, out);
+      std::ostringstream text;
+      live::render_incident_text(inc, ro, text);
+      emit(text.str());
     } else {
       const Finding* root = inc.report.root_finding();
       std::cerr << "npu-doctor: incident " << inc.number << ": " << root->entry->id
                 << (root->code.empty() ? "" : " " + root->code) << ": " << root->entry->title.get(ro.lang) << " ("
                 << root->first().path << ":" << root->first().line << ")\n";
     }
-    out.flush();
     ++metrics.incidents;
     metrics.last_incident_seconds = prometheus::now_seconds();
     last = inc.report;
     write_metrics();
     if (!a.exec.empty()) live::run_incident_hook(a.exec, inc, json, *exec_timeout, std::cerr);
-    return static_cast<bool>(out);  // stdout closed: nobody reads us any more
+    return out_ok;  // stdout closed: nobody reads us any more
   };
 
   const live::WatchEnd end = live::run_watch(s, diagnoser.matcher(), *kb);

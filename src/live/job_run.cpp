@@ -141,7 +141,9 @@ RunOutcome run_job(const RunSettings& s, const KbMatcher& matcher, const Knowled
   auto last_activity = Clock::now();
   bool hang_reported = false;
   Clock::time_point hang_reported_at{};
-  std::optional<Clock::time_point> kill_at;  // SIGKILL after the grace period
+  // SIGKILL after the grace period (a time and a flag: GCC 12 warns on optional<time_point>).
+  Clock::time_point kill_at{};
+  bool kill_pending = false;
   std::optional<Clock::time_point> ended_at;
   Clock::time_point linger_until{};
   int wait_status = 0;
@@ -238,24 +240,27 @@ RunOutcome run_job(const RunSettings& s, const KbMatcher& matcher, const Knowled
       const auto silent = std::chrono::duration_cast<milliseconds>(now - last_activity);
       std::vector<Finding> extra;
       if (auto f = hang_finding(kb, sources, kStreams, silent)) extra.push_back(std::move(*f));
-      if (s.on_hang) s.on_hang(sources.report(kb, s.cluster, std::move(extra)), silent);
+      RunSettings::StreamTails tails;
+      for (std::size_t i = 0; i < kStreams; ++i) tails.emplace_back(sources.source(i).path(), sources.source(i).last_lines());
+      if (s.on_hang) s.on_hang(sources.report(kb, s.cluster, std::move(extra)), silent, tails);
       if (s.kill_on_hang) {
         note("ending the job (SIGTERM to its process group" +
              std::string(s.kill_grace.count() > 0 ? ", SIGKILL after " + human_duration(s.kill_grace) : "") + ")");
         result.killed_on_hang = true;
         job.signal_group(SIGTERM);
         kill_at = now + s.kill_grace;
+        kill_pending = true;
       }
     }
-    if (kill_at && now >= *kill_at) {
+    if (kill_pending && now >= kill_at) {
       job.signal_group(SIGKILL);
-      kill_at.reset();
+      kill_pending = false;
     }
 
     int timeout = follower.timeout_ms();
     auto sooner = [&](int ms) { timeout = timeout < 0 ? ms : std::min(timeout, ms); };
     if (s.hang_after && !ended_at && !hang_reported) sooner(ms_until(last_activity + *s.hang_after, now));
-    if (kill_at) sooner(ms_until(*kill_at, now));
+    if (kill_pending) sooner(ms_until(kill_at, now));
     if (ended_at) sooner(ms_until(std::min(linger_until, *ended_at + 5 * s.linger), now));
 
     pollfd fds[4];

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kb_matcher.hpp"
@@ -33,8 +34,10 @@ struct RunSettings {
   IncrementalScanOptions scan;
   ClusterOptions cluster;
   std::size_t keep_output_bytes = 0;  // the last bytes of each stream kept (for a bundle)
-  // The job looks hung: the diagnosis so far (with the hang finding) and how long it was silent.
-  std::function<void(const DiagnosisReport&, std::chrono::milliseconds)> on_hang;
+  // The job looks hung: the diagnosis so far (with the hang finding), how long it was
+  // silent, and the last lines of each of its streams ("(stdout)", lines).
+  using StreamTails = std::vector<std::pair<std::string, std::vector<ContextLine>>>;
+  std::function<void(const DiagnosisReport&, std::chrono::milliseconds, const StreamTails&)> on_hang;
   // One-line notes for stderr ("the job looks hung; ending it").
   std::function<void(const std::string&)> note;
 };

@@ -93,12 +93,23 @@ std::vector<std::string> LiveSources::new_error_keys() {
 
 void LiveSources::reset_findings() {
   std::erase_if(sources_, [](const Source& s) { return s.ended; });
-  by_id_.clear();
-  for (std::size_t i = 0; i < sources_.size(); ++i) {
-    Source& s = sources_[i];
+  for (Source& s : sources_) {
     s.scan->reset_findings();
     s.seen.clear();
-    if (s.follow_id != static_cast<std::size_t>(-1)) by_id_[s.follow_id] = i;
+  }
+  reindex();
+}
+
+void LiveSources::prune_ended() {
+  const auto before = sources_.size();
+  std::erase_if(sources_, [](const Source& s) { return s.ended && s.scan->findings().findings().empty(); });
+  if (sources_.size() != before) reindex();
+}
+
+void LiveSources::reindex() {
+  by_id_.clear();
+  for (std::size_t i = 0; i < sources_.size(); ++i) {
+    if (sources_[i].follow_id != static_cast<std::size_t>(-1)) by_id_[sources_[i].follow_id] = i;
   }
 }
 

@@ -49,6 +49,8 @@ class LiveSources final : public FollowSink {
   std::vector<std::string> new_error_keys();
   // watch, after an incident: forget findings, and drop files that ended.
   void reset_findings();
+  // watch, from time to time: drop files that ended without a finding (rotated away).
+  void prune_ended();
 
  private:
   struct Source {
@@ -57,6 +59,8 @@ class LiveSources final : public FollowSink {
     std::size_t follow_id = static_cast<std::size_t>(-1);  // the follower's id (files only)
     std::map<std::string, uint64_t> seen;  // error finding key -> count already reported by new_error_keys
   };
+  void reindex();
+
   IncrementalScanOptions options_;
   Scanner scanner_;
   std::vector<Source> sources_;

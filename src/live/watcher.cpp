@@ -76,6 +76,8 @@ WatchEnd run_watch(const WatchSettings& s, const KbMatcher& matcher, const Knowl
     if (policy->discard()) {
       sources.reset_findings();
       policy->discarded();
+    } else if (!policy->deadline()) {
+      sources.prune_ended();  // rotated-away files with nothing to report
     }
     if (policy->due(Clock::now()) && !report_incident()) return WatchEnd::root_cause;
   }
