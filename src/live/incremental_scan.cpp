@@ -76,31 +76,36 @@ void SourceScan::feed(std::string_view bytes, Scanner& scanner) {
 void SourceScan::flush(Scanner& scanner, bool end_of_stream) {
   if (pending_.empty()) return;
   if (end_of_stream) {
-    scan_segment(pending_, scanner, true);
+    scan_segment(pending_, scanner);
     pending_.clear();
     return;
   }
   const auto nl = pending_.rfind('\n');
   if (nl != std::string::npos) {
-    scan_segment(std::string_view(pending_).substr(0, nl + 1), scanner, true);
+    scan_segment(std::string_view(pending_).substr(0, nl + 1), scanner);
     pending_.erase(0, nl + 1);
   } else if (pending_.size() >= options_.max_pending) {
     // A line longer than we keep (a progress bar that never ends its line): scanned in
     // pieces, like the scanner does with a line longer than its block.
-    scan_segment(pending_, scanner, false);
+    scan_segment(pending_, scanner);
     pending_.clear();
   }
 }
 
-void SourceScan::scan_segment(std::string_view segment, Scanner& scanner, bool ends_line) {
-  const uint64_t offset = lines_done_;  // the scanner numbers the segment's first line 1
+void SourceScan::scan_segment(std::string_view segment, Scanner& scanner) {
   fill_open_after(segment);
 
+  // The scanner numbers the segment's lines from where the source is and takes the
+  // context before its first lines from ours; the binary check is the first segment's.
+  ScanStart start;
+  start.first_line = lines_done_ + 1;
+  start.tail = tail_;
+  start.whole_input = report_.bytes == 0;
   InputReport r;
   r.path = report_.path;
   FindingCollector seg(options_.scan.max_evidence);
   MemoryStream in(segment);
-  scanner.scan(in, 0, r, seg);
+  scanner.scan(in, 0, r, seg, start);
   const uint64_t newlines = count_lines_in(segment);
   const uint64_t segment_lines = newlines + (segment.back() == '\n' ? 0 : 1);
 
@@ -112,7 +117,7 @@ void SourceScan::scan_segment(std::string_view segment, Scanner& scanner, bool e
     std::unordered_map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < mine.size(); ++i) index.emplace(finding_key(mine[i]), i);
     std::size_t next_new = mine.size();
-    for (Finding& f : found) {
+    for (const Finding& f : found) {
       std::size_t at = 0;
       std::size_t kept = 0;
       if (auto it = index.find(finding_key(f)); it != index.end()) {
@@ -122,21 +127,9 @@ void SourceScan::scan_segment(std::string_view segment, Scanner& scanner, bool e
         at = next_new++;
       }
       for (std::size_t j = 0; j < f.evidence.size(); ++j) {
-        Evidence& e = f.evidence[j];
-        const uint64_t in_segment = e.line;  // 1-based line within the segment
-        e.line += offset;
-        for (auto& c : e.before) c.line += offset;
-        for (auto& c : e.after) c.line += offset;
-        // The context stopped at the segment's start: the previous segments' lines.
-        if (e.before.size() < options_.scan.before && e.before.size() == in_segment - 1) {
-          std::vector<ContextLine> earlier;
-          for (auto it = tail_.rbegin(); it != tail_.rend() && earlier.size() + e.before.size() < options_.scan.before;
-               ++it) {
-            if (it->line <= offset) earlier.push_back(*it);
-          }
-          e.before.insert(e.before.begin(), earlier.rbegin(), earlier.rend());
-        }
-        // It stopped at the segment's end: the next segments' lines, when they come.
+        const Evidence& e = f.evidence[j];
+        // Its after-context stopped at the segment's end: the next segments' lines, when they come.
+        const uint64_t in_segment = e.line - lines_done_;  // 1-based line within the segment
         if (e.after.size() < options_.scan.after && e.after.size() == segment_lines - in_segment &&
             kept + j < options_.scan.max_evidence) {
           open_after_.push_back({{at, kept + j}, options_.scan.after - e.after.size()});
@@ -151,9 +144,7 @@ void SourceScan::scan_segment(std::string_view segment, Scanner& scanner, bool e
       const bool known = std::any_of(events.begin(), events.end(), [&](const TimelineEvent& e) {
         return e.entry == ev.entry && e.code == ev.code;
       });
-      if (known) continue;
-      ev.line += offset;
-      events.push_back(std::move(ev));
+      if (!known) events.push_back(std::move(ev));
     }
     if (!report_.timeline.first_time) report_.timeline.first_time = r.timeline.first_time;
     if (r.timeline.last_time) report_.timeline.last_time = r.timeline.last_time;
@@ -161,7 +152,6 @@ void SourceScan::scan_segment(std::string_view segment, Scanner& scanner, bool e
 
   lines_done_ += newlines;
   remember_tail(segment);
-  mid_line_ = !ends_line && segment.back() != '\n';
   report_.bytes += segment.size();
   report_.lines = lines_done_ + (segment.back() == '\n' ? 0 : 1);
 }

@@ -6,10 +6,11 @@
 // segment, context lines before an evidence line come from the previous segments, those
 // after it from the next, and the time line is merged.
 //
-// This is the entry point the scanner lacks for incremental input; it uses only
-// Scanner::scan over a memory stream, so it keeps working whatever the scanner does
-// inside. Memory: the unscanned bytes (at most `max_pending`), a few context lines and
-// the bounded findings of the source.
+// Each segment is one Scanner::scan over a memory stream with a ScanStart (where the
+// source is: its line number and the lines before); what the scanner cannot know yet, the
+// lines after an evidence line at a segment's end, is filled in here as they arrive.
+// Memory: the unscanned bytes (at most `max_pending`), a few context lines and the
+// bounded findings of the source.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -62,7 +63,7 @@ class SourceScan {
     std::size_t remaining = 0;
   };
 
-  void scan_segment(std::string_view segment, Scanner& scanner, bool ends_line);
+  void scan_segment(std::string_view segment, Scanner& scanner);
   void fill_open_after(std::string_view segment);
   void remember_tail(std::string_view segment);
 
@@ -70,8 +71,7 @@ class SourceScan {
   InputReport report_;
   FindingCollector findings_;
   std::string pending_;         // fed, not yet scanned
-  uint64_t lines_done_ = 0;     // newlines scanned so far (plus first_line - 1)
-  bool mid_line_ = false;       // the last segment stopped inside a line (a very long one)
+  uint64_t lines_done_ = 0;  // newlines scanned so far (plus first_line - 1)
   uint64_t bytes_fed_ = 0;
   std::deque<ContextLine> tail_;        // last complete lines, as context lines
   std::deque<std::string> shown_tail_;  // the same lines as a terminal showed them (after the last CR)

@@ -6,7 +6,8 @@ target_sources(npu_doctor_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/incremental_scan_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_follower_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_cli_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/watch_cli_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/watch_cli_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/live_bad_input_test.cpp)
 target_compile_definitions(npu_doctor_tests PRIVATE NPU_DOCTOR_LIVE_FIXTURES="${CMAKE_CURRENT_LIST_DIR}/fixtures")
 
 # Two ranks under a real mpirun, each wrapped by `run`, writing plogs into one folder.
