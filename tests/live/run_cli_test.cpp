@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bundle/bundle_test_support.hpp"
 #include "live/live_child.hpp"
 #include "support/test_support.hpp"
 
@@ -133,6 +134,29 @@ TEST_F(RunCli, AHangIsReportedWithTheLastLinesAndTheJobIsEnded) {
   EXPECT_EQ(r["job"]["signal"], "SIGTERM");
   EXPECT_TRUE(has_rule(r, "live.job-hung"));
   EXPECT_FALSE(has_rule(r, "live.job-killed"));  // we ended it: the hang says why
+}
+
+TEST_F(RunCli, AFailedJobLeavesABundleWithItsOutputAndPlogs) {
+  const std::string job = "mkdir -p \"$ASCEND_PROCESS_LOG_PATH\"; cp '" + fixture("aicore-plog.log") +
+                          "' \"$ASCEND_PROCESS_LOG_PATH/plog-$$_1.log\"; echo 'epoch 1'; cat '" +
+                          fixture("train-stderr.log") + "' >&2; exit 1";
+  const std::string archive = (dir_.path() / "failure.tar.gz").string();
+  LiveChild c({"run", "--bundle-on-failure", archive, "--", "sh", "-c", job}, env());
+  ASSERT_EQ(c.wait_exit(std::chrono::seconds(120)), 1) << c.err();
+  EXPECT_NE(c.err().find("bundle written: " + archive), std::string::npos) << c.err();
+  const auto members = bundle::testing::read_members(archive);
+  EXPECT_EQ(bundle::testing::member(members, "job-stdout.log"), "epoch 1\n");
+  EXPECT_EQ(bundle::testing::member(members, "job-stderr.log"), read_file(fixture("train-stderr.log")));
+  bool plog = false;
+  for (const auto& [name, text] : members) {
+    plog = plog || (name.find("/plog-") != std::string::npos && text == read_file(fixture("aicore-plog.log")));
+  }
+  EXPECT_TRUE(plog);
+  // A job that succeeds leaves none.
+  const std::string none = (dir_.path() / "none.tar.gz").string();
+  LiveChild ok({"run", "--bundle-on-failure", none, "--", "true"}, env());
+  ASSERT_EQ(ok.wait_exit(), 0);
+  EXPECT_FALSE(fs::exists(none));
 }
 
 TEST_F(RunCli, AJobKilledBySignalExitsWith128PlusTheSignal) {
