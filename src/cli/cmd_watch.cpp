@@ -153,7 +153,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
     std::cerr << ": " << f.files_followed() << " file(s), " << f.mode() << "; new incidents follow\n";
     write_metrics();
   };
-  s.on_incident = [&](const live::Incident& inc) {
+  s.on_incident = [&](const live::WatchIncident& inc) {
     std::string json;
     if (a.format == "json" || !a.exec.empty()) json = live::incident_json_line(inc, ro, host);
     if (a.format == "json") {

@@ -23,7 +23,7 @@ std::string utc_iso8601(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
-void render_incident_text(const Incident& incident, const RenderOptions& options, std::ostream& out) {
+void render_incident_text(const WatchIncident& incident, const RenderOptions& options, std::ostream& out) {
   const render_detail::TerminalStyle st{options.color};
   std::string files;
   for (const auto& in : incident.report.inputs) files += (files.empty() ? "" : ", ") + in.path;
@@ -34,7 +34,7 @@ void render_incident_text(const Incident& incident, const RenderOptions& options
   out << "\n";
 }
 
-std::string incident_json_line(const Incident& incident, const RenderOptions& options, const std::string& host) {
+std::string incident_json_line(const WatchIncident& incident, const RenderOptions& options, const std::string& host) {
   std::ostringstream doc;
   render_diagnosis_json(incident.report, RenderOptions{options.lang, false}, doc);
   const auto diagnosis = nlohmann::ordered_json::parse(doc.str());
@@ -49,7 +49,7 @@ std::string incident_json_line(const Incident& incident, const RenderOptions& op
   return j.dump();
 }
 
-bool run_incident_hook(const std::string& command, const Incident& incident, const std::string& json,
+bool run_incident_hook(const std::string& command, const WatchIncident& incident, const std::string& json,
                        std::chrono::milliseconds timeout, std::ostream& err) {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string path = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/npu-doctor-incident-XXXXXX";

@@ -38,7 +38,7 @@ WatchEnd run_watch(const WatchSettings& s, const KbMatcher& matcher, const Knowl
   // Reports the open incident; false when watching should stop.
   auto report_incident = [&]() -> bool {
     sources.flush_all(false);
-    Incident inc;
+    WatchIncident inc;
     inc.report = sources.report(kb, s.cluster, {}, true);
     const auto now = Clock::now();
     policy->reported(error_keys(inc.report), now);

@@ -17,7 +17,7 @@
 
 namespace npu_doctor::live {
 
-struct Incident {
+struct WatchIncident {
   std::size_t number = 0;                            // 1, 2, ... since watch started
   std::chrono::system_clock::time_point detected;    // when it was reported
   DiagnosisReport report;                            // the files that took part and their findings
@@ -32,7 +32,7 @@ struct WatchSettings {
   std::chrono::milliseconds quiet_gap{600000};
   bool until_root_cause = false;  // stop at the first incident
   // Every incident with a root cause; false stops watching.
-  std::function<bool(const Incident&)> on_incident;
+  std::function<bool(const WatchIncident&)> on_incident;
   // The baseline is taken and the watches are set ("watching N files (inotify)").
   std::function<void(const FileFollower&)> on_ready;
 };
