@@ -174,6 +174,10 @@ int run(const GlobalOptions& g, const RunArgs& a) {
     const Finding* root = o.report.root_finding();
     if (o.hung && root != nullptr && finding_key(*root) == hang_root) {
       std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << "; the diagnosis is the one above\n";
+    } else if (o.ended_as_asked() && root == nullptr) {
+      // Ctrl-C on a healthy job: it ended as asked, there is nothing to diagnose.
+      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << " (" << live::signal_name(o.forwarded_signal)
+                << " passed on to it); nothing wrong in its output or plogs\n";
     } else {
       live::render_run_report(a.command, o, "text", to_stderr, std::cerr);
     }

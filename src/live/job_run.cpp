@@ -174,6 +174,7 @@ RunOutcome run_job(const RunSettings& s, const KbMatcher& matcher, const Knowled
           break;
         default:
           job.signal_group(sig);
+          result.forwarded_signal = sig;
           break;
       }
     }
@@ -320,7 +321,7 @@ RunOutcome run_job(const RunSettings& s, const KbMatcher& matcher, const Knowled
     if (auto f = hang_finding(kb, sources, kStreams, std::max(silent, s.hang_after.value_or(milliseconds(0))))) {
       extra.push_back(std::move(*f));
     }
-  } else if (result.signal != 0) {
+  } else if (result.signal != 0 && result.signal != result.forwarded_signal) {
     if (auto f = killed_finding(kb, sources, kStreams, result.signal, result.seconds)) extra.push_back(std::move(*f));
   }
   result.report = sources.report(kb, s.cluster, std::move(extra));

@@ -57,6 +57,7 @@ struct RunOutcome {
   std::string stderr_tail;
   std::string follow_mode;              // "inotify", "polling" ...
   bool our_stdout_closed = false;       // whoever read our stdout stopped (`| head`)
+  int forwarded_signal = 0;             // the last signal we passed on to the job (Ctrl-C ...)
 
   // Our exit status: the job's code, 128 + the signal that ended it, 126/127 when it
   // could not be run (not executable / not found, as a shell says).
@@ -65,6 +66,9 @@ struct RunOutcome {
   // A job that died of SIGPIPE because our reader went away (`run -- job | head`) ended
   // as it would have without us: not worth a report.
   bool ended_by_closed_pipe() const { return signal == SIGPIPE && our_stdout_closed; }
+  // Ended by a signal someone sent us for it (Ctrl-C, a scheduler's SIGTERM), or exited
+  // after it: asked for, not a failure of its own.
+  bool ended_as_asked() const { return forwarded_signal != 0 && !killed_on_hang; }
 };
 
 RunOutcome run_job(const RunSettings& settings, const KbMatcher& matcher, const KnowledgeBase& kb);

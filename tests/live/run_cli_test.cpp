@@ -186,6 +186,18 @@ TEST_F(RunCli, SignalsAreForwardedToTheJobsProcessGroup) {
   EXPECT_NE(c.err().find("exited with status 7"), std::string::npos) << c.err();
 }
 
+TEST_F(RunCli, CtrlCOnAHealthyJobEndsItWithoutAReport) {
+  const fs::path ready = dir_.path() / "ready";
+  LiveChild c({"run", "--", "sh", "-c", "echo 'epoch 1'; touch '" + ready.string() + "'; exec sleep 600"}, env());
+  ASSERT_TRUE(testing::eventually([&] { return fs::exists(ready); }));
+  c.signal(SIGINT);
+  EXPECT_EQ(c.wait_exit(), 128 + SIGINT) << c.err();
+  EXPECT_EQ(c.out(), "epoch 1\n");
+  EXPECT_NE(c.err().find("was killed by SIGINT"), std::string::npos) << c.err();
+  EXPECT_NE(c.err().find("SIGINT passed on to it"), std::string::npos) << c.err();
+  EXPECT_EQ(c.err().find("ROOT CAUSE"), std::string::npos) << c.err();
+}
+
 TEST_F(RunCli, ACommandThatCannotRunIsSaidAsAShellWould) {
   LiveChild missing({"run", "--", "/nonexistent/trainer"}, env());
   EXPECT_EQ(missing.wait_exit(), 127);
