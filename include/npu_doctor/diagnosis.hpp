@@ -90,6 +90,8 @@ class Diagnoser {
   Diagnoser& operator=(const Diagnoser&) = delete;
 
   DiagnosisReport run(const DiagnoseOptions& options) const;
+  // The compiled knowledge base, for scanners of live input (src/live).
+  const KbMatcher& matcher() const { return *matcher_; }
 
  private:
   const KnowledgeBase& kb_;

@@ -50,6 +50,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, static_cast<
     {"The {0} inputs are empty: nothing to diagnose.", "{0} 个输入都是空的：没有可诊断的内容。"},
     {"empty", "空文件"},
     {"the file is empty", "文件为空"},
+    {"INCIDENT", "事件"},
 }};
 
 }  // namespace

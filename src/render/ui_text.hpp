@@ -50,6 +50,7 @@ enum class Text {
   inputs_are_empty,       // {0}: how many
   empty,
   file_is_empty,
+  incident,
   count_,
 };
 
