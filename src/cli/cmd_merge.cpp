@@ -1,6 +1,8 @@
 // npu-doctor merge SUMMARY.json...: the cluster report from per-node summaries written
 // with `npu-doctor cluster --summary-out` (for sites that run one job per node under
 // Kubernetes or Slurm instead of mpirun).
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -47,10 +49,11 @@ std::optional<std::string> read_summary_file(const std::string& path, std::strin
     error = "larger than 256 MiB: not a node summary";
     return std::nullopt;
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (!in || !(text << in.rdbuf())) {
-    error = "cannot read it";
+    error = std::string("cannot read it: ") + std::strerror(errno ? errno : EIO);
     return std::nullopt;
   }
   return text.str();

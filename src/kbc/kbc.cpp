@@ -2,7 +2,9 @@
 // shipped files, runs the full lint (every sample recognised, every namespace reachable,
 // the pattern engine sound) and writes the snapshot that is embedded into npu-doctor.
 // A broken knowledge base therefore fails the build, with file:line messages.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -33,15 +35,16 @@ int main(int argc, char** argv) {
   const std::string out = argv[1];
   const std::string tmp = out + ".tmp";
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f << npu_doctor::write_kb_snapshot(kb);
     if (!f) {
-      std::cerr << "npu-doctor-kbc: cannot write " << tmp << "\n";
+      std::cerr << "npu-doctor-kbc: cannot write " << tmp << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return 1;
     }
   }
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::cerr << "npu-doctor-kbc: cannot write " << out << "\n";
+    std::cerr << "npu-doctor-kbc: cannot write " << out << ": " << std::strerror(errno) << "\n";
     return 1;
   }
   return 0;
