@@ -104,6 +104,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     }
   };
 
+  // One report per item at least (archives add more): reserved, the vector does not
+  // double past what 100,000 inputs need.
+  report.inputs.reserve(inputs.items.size() + inputs.problems.size());
   std::atomic<std::size_t> next_item{0};
   auto worker = [&] {
     Scanner scanner(*matcher_, scan);
@@ -115,6 +118,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
             scanner.scan(stream, result.reports.size(), r, result.collector);
           },
           result.reports);
+      inputs.items[i] = InputItem{};  // scanned: its paths live on in the report
       std::lock_guard lock(mu);
       done.emplace(i, std::move(result));
       merge_ready();

@@ -5,6 +5,7 @@
 namespace npu_doctor::render_detail {
 
 void JsonStreamWriter::pad(std::size_t depth) {
+  if (indent_ < 0) return;
   for (std::size_t i = 0; i < depth * static_cast<std::size_t>(indent_); ++i) out_.put(' ');
 }
 
@@ -14,10 +15,17 @@ void JsonStreamWriter::next(std::string_view key) {
     return;  // the document's value itself
   }
   Level& l = levels_.back();
-  out_ << (l.empty ? "\n" : ",\n");
+  if (indent_ < 0) {
+    if (!l.empty) out_.put(',');
+  } else {
+    out_ << (l.empty ? "\n" : ",\n");
+  }
   l.empty = false;
   pad(levels_.size());
-  if (l.close == '}') out_ << nlohmann::json(std::string(key)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ": ";
+  if (l.close == '}') {
+    out_ << nlohmann::json(std::string(key)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << (indent_ < 0 ? ":" : ": ");
+  }
 }
 
 void JsonStreamWriter::open(char bracket, std::string_view key) {
@@ -30,7 +38,7 @@ void JsonStreamWriter::close(char bracket) {
   if (levels_.empty() || levels_.back().close != bracket) throw std::logic_error("JsonStreamWriter: unbalanced close");
   const bool empty = levels_.back().empty;
   levels_.pop_back();
-  if (!empty) {
+  if (!empty && indent_ >= 0) {
     out_.put('\n');
     pad(levels_.size());
   }

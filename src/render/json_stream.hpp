@@ -1,9 +1,9 @@
 #pragma once
 // A JSON document written as a stream: the same bytes nlohmann's dump(indent) gives for
-// the whole document, while only one small piece (an input, a finding) exists as a DOM
-// at a time. Reports over 100,000 inputs stay within a few MiB this way. Objects and
-// arrays are opened and closed explicitly; small values are nlohmann values dumped in
-// place, indented to where they stand.
+// the whole document (indent < 0: compact, as dump(-1)), while only one small piece (an
+// input, a finding) exists as a DOM at a time. Reports over 100,000 inputs stay within a
+// few MiB this way. Objects and arrays are opened and closed explicitly; small values are
+// nlohmann values dumped in place, indented to where they stand.
 #include <nlohmann/json.hpp>
 
 #include <ostream>

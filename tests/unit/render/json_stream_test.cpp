@@ -1,5 +1,5 @@
 // The streamed JSON report: the same bytes as nlohmann's dump of the whole document, for
-// the writer alone (empty and nested containers, both indents, invalid UTF-8) and for the
+// the writer alone (empty and nested containers, compact and indented, invalid UTF-8) and for the
 // diagnosis report over fixture logs (one log, every log, a cluster, nothing found, zh).
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ std::string dom_dump(const std::string& streamed, int indent) {
 }
 
 TEST(JsonStream, TheWriterGivesTheBytesOfTheWholeDocumentsDump) {
-  for (int indent : {1, 2, 4}) {
+  for (int indent : {-1, 0, 1, 2, 4}) {
     std::ostringstream out;
     JsonStreamWriter w(out, indent);
     w.begin_object();
