@@ -163,6 +163,7 @@ class Collector {
   std::vector<std::string> staged_logs_;  // the redacted copies of the logs, which diagnose reads
   std::size_t logs_collected_ = 0;
   std::string work_;                                 // private work directory (redacted text only)
+  std::string last_staged_dir_;
   LogSelection selection_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::time_t created_ = std::time(nullptr);
@@ -406,8 +407,12 @@ bool Collector::stage_log(const LogFile& f, const std::string& member) {
     return false;
   }
   const std::string path = staged_path(member);
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
+  // Logs come directory by directory: create each directory once, not once per log.
+  if (std::string parent = fs::path(path).parent_path().string(); parent != last_staged_dir_) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    last_staged_dir_ = std::move(parent);
+  }
   StagedMember staged(&redactor_, path);
   while (n > 0) {
     staged.write(std::string_view(buf.data(), n));
