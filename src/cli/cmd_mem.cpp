@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <filesystem>
@@ -58,30 +59,31 @@ class StdinSpool {
     std::string tmpl = (std::filesystem::temp_directory_path() / "npu-doctor-mem-stdin-XXXXXX").string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) {
-      err << "npu-doctor: cannot create a temporary file for stdin\n";
+      err << "npu-doctor: cannot create a temporary file for stdin in " << tmpl << ": " << std::strerror(errno) << "\n";
       return false;
     }
     path_ = tmpl;
     char buf[1 << 16];
-    bool ok = true;
-    for (ssize_t n; (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
+    std::string failure;  // what failed, with its errno text
+    for (ssize_t n; failure.empty() && (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
       if (n < 0) {
         if (errno == EINTR) continue;
-        ok = false;
+        failure = std::string("reading stdin failed: ") + std::strerror(errno);
         break;
       }
       for (ssize_t off = 0; off < n;) {
         const ssize_t w = ::write(fd, buf + off, static_cast<std::size_t>(n - off));
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-          ok = false;
+          failure = "cannot copy stdin to " + tmpl + ": " + std::strerror(w < 0 ? errno : ENOSPC);
           break;
         }
         off += w;
       }
-      if (!ok) break;
     }
     ::close(fd);
-    if (!ok) err << "npu-doctor: reading stdin failed\n";
+    const bool ok = failure.empty();
+    if (!ok) err << "npu-doctor: " << failure << "\n";
     return ok;
   }
   const std::string& path() const { return path_; }
@@ -266,9 +268,10 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
   std::ofstream file;
   const bool to_stdout = a.output.empty() || a.output == "-";
   if (!to_stdout) {
+    errno = 0;
     file.open(a.output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      std::cerr << "npu-doctor: cannot write " << a.output << "\n";
+      std::cerr << "npu-doctor: cannot write " << a.output << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return kUsage;
     }
   }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 
 #include <cstdio>
@@ -166,15 +167,17 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   const PartialOutput removed_on_signal(tmp);
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      err << "npu-doctor: cannot write " << path << "\n";
+      err << "npu-doctor: cannot write " << path << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return false;
     }
     write(out);
+    errno = 0;
     out.flush();
     if (!out) {
-      err << "npu-doctor: writing " << path << " failed\n";
+      err << "npu-doctor: writing " << path << " failed: " << std::strerror(errno ? errno : EIO) << "\n";
       std::remove(tmp.c_str());
       return false;
     }

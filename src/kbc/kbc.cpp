@@ -4,7 +4,9 @@
 // sample recognised, every namespace reachable, the gate proven to pass every sample) and
 // writes the snapshot that is embedded into npu-doctor. A broken knowledge base therefore
 // fails the build, with file:line messages; the patterns the gate does not cover are named.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -117,15 +119,16 @@ int main(int argc, char** argv) {
   const std::string out = argv[1];
   const std::string tmp = out + ".tmp";
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f << nd::write_kb_snapshot(kb);
     if (!f) {
-      std::cerr << "npu-doctor-kbc: cannot write " << tmp << "\n";
+      std::cerr << "npu-doctor-kbc: cannot write " << tmp << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return 1;
     }
   }
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::cerr << "npu-doctor-kbc: cannot write " << out << "\n";
+    std::cerr << "npu-doctor-kbc: cannot write " << out << ": " << std::strerror(errno) << "\n";
     return 1;
   }
   return 0;

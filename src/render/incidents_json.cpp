@@ -64,13 +64,16 @@ json cluster_json(const ClusterDecision& c, Lang lang) {
   return cj;
 }
 
+json finding_with_relation_json(const std::vector<Finding>& findings, const std::optional<RootCauseDecision>& root,
+                                std::size_t i, Lang lang) {
+  json j = finding_json(findings[i], lang);
+  j["relation"] = to_string(relation_of(root, i));
+  return j;
+}
+
 json findings_json(const std::vector<Finding>& findings, const std::optional<RootCauseDecision>& root, Lang lang) {
   json out = json::array();
-  for (std::size_t i : presentation_order(findings, root)) {
-    json j = finding_json(findings[i], lang);
-    j["relation"] = to_string(relation_of(root, i));
-    out.push_back(std::move(j));
-  }
+  for (std::size_t i : presentation_order(findings, root)) out.push_back(finding_with_relation_json(findings, root, i, lang));
   return out;
 }
 
@@ -101,14 +104,13 @@ json incident_json(const DiagnosisReport& r, std::size_t k, Lang lang) {
   return j;
 }
 
-json incidents_json(const DiagnosisReport& r, Lang lang) {
-  json out = json::array();
+void for_each_incident_json(const DiagnosisReport& r, Lang lang, const std::function<void(const json&)>& emit) {
   if (!r.incidents.empty()) {
-    for (std::size_t k = 0; k < r.incidents.size(); ++k) out.push_back(incident_json(r, k, lang));
-    return out;
+    for (std::size_t k = 0; k < r.incidents.size(); ++k) emit(incident_json(r, k, lang));
+    return;
   }
   // Not split (cluster, merge): the whole report is the one incident.
-  if (!r.any_input_scanned()) return out;
+  if (!r.any_input_scanned()) return;
   IncidentReport whole;
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const InputReport& in = r.inputs[i];
@@ -124,7 +126,12 @@ json incidents_json(const DiagnosisReport& r, Lang lang) {
   whole.cluster = r.cluster;
   DiagnosisReport view;
   view.incidents.push_back(std::move(whole));
-  out.push_back(incident_json(view, 0, lang));
+  emit(incident_json(view, 0, lang));
+}
+
+json incidents_json(const DiagnosisReport& r, Lang lang) {
+  json out = json::array();
+  for_each_incident_json(r, lang, [&](const json& j) { out.push_back(j); });
   return out;
 }
 
