@@ -314,10 +314,11 @@ bool FileFollower::rescan(bool polled_only) {
   }
   if (!any) return false;
   // Files that went away are noticed by check(): their name no longer leads to them.
-  for (const auto& [key, t] : files_) {
-    if (under_root(t.path)) {
+  for (const auto& [key, tracked] : files_) {
+    const std::string& path = tracked.path;  // clang 14 cannot capture a structured binding
+    if (under_root(path)) {
       const bool polled = std::any_of(roots_.begin(), roots_.end(), [&](const Root& r) {
-        return r.polled && (t.path == r.path || t.path.starts_with(r.path + "/"));
+        return r.polled && (path == r.path || path.starts_with(r.path + "/"));
       });
       if (polled || !polled_only) to_check_.insert(key);
     }
