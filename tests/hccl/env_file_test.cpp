@@ -89,5 +89,22 @@ TEST(HcclEnvFile, CaptureKeepsOnlyJobVariablesAndReadsBack) {
   EXPECT_EQ(f->find("HCCL_ALGO")->value, "level0:NA;level1:ring\nx") << "a newline survives the round trip";
 }
 
+TEST(HcclEnvFile, ANameAssignedAgainKeepsItsLastValueAtItsLastPlace) {
+  const auto f = parse_env_file("x", "A=1\nB=2\nA=3\nC=4\nB=5\nmore\n");
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->vars.size(), 3u);
+  EXPECT_EQ(f->vars[0].name, "A");
+  EXPECT_EQ(f->vars[0].value, "3");
+  EXPECT_EQ(f->vars[0].line, 3u);
+  EXPECT_EQ(f->vars[1].name, "C");
+  EXPECT_EQ(f->vars[2].name, "B");
+  EXPECT_EQ(f->vars[2].value, "5\nmore") << "a continued value belongs to the last assignment";
+  const auto environ = parse_env_file("e", std::string("X=1\0Y=2\0X=3\0", 12));
+  ASSERT_TRUE(environ);
+  ASSERT_EQ(environ->vars.size(), 2u);
+  EXPECT_EQ(environ->vars[1].name, "X");
+  EXPECT_EQ(environ->vars[1].value, "3");
+}
+
 }  // namespace
 }  // namespace npu_doctor::hccl

@@ -84,5 +84,22 @@ TEST(HcclTestCheck, LowBandwidthAgainstAGivenFigureOrTheMedian) {
   EXPECT_EQ(capture(slow->first(), "expected_from"), "median of the outputs");
 }
 
+// bench/scale.sh rss: an output of 1,000,000 rows held every row (1.4 GB peak).
+TEST(HcclTestOutputParse, MillionsOfRowsKeepABoundedTableButTheTruePeakAndEveryFailure) {
+  std::string text = "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result:\n";
+  const std::size_t n = 3 * HcclTestOutput::kKeptRows;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool last = i == n - 1;
+    text += "8192 | 100.00 | " + std::string(last ? "42.50000" : "1.00000") + " | " + (i == n - 2 ? "failed" : "success") + "\n";
+  }
+  const auto t = parse_hccl_test_output("big.txt", text);
+  EXPECT_EQ(t.rows_total, n);
+  EXPECT_EQ(t.rows.size(), HcclTestOutput::kKeptRows + 1) << "the first rows and the failed one";
+  EXPECT_EQ(t.rows.back().check, "failed");
+  ASSERT_TRUE(t.peak_bandwidth());
+  EXPECT_DOUBLE_EQ(*t.peak_bandwidth(), 42.5) << "the peak of all rows, not only the kept ones";
+  EXPECT_EQ(t.peak_row->line, n + 1);
+}
+
 }  // namespace
 }  // namespace npu_doctor::hccl

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "checks/text_util.hpp"
 #include "npu_doctor/text.hpp"
@@ -73,11 +74,38 @@ std::optional<Assignment> parse_assignment(std::string_view line) {
   return Assignment{std::string(s.substr(0, eq)), unquote(value), exported};
 }
 
-void set_var(EnvFile& f, EnvVar v) {
-  auto it = std::find_if(f.vars.begin(), f.vars.end(), [&](const EnvVar& x) { return x.name == v.name; });
-  if (it != f.vars.end()) f.vars.erase(it);
-  f.vars.push_back(std::move(v));
-}
+// Assigns variables in file order; a name assigned again moves to its last assignment.
+// Earlier assignments are dropped once at the end (finish), not one erase each: a dump of
+// 200,000 variables took minutes that way.
+class VarSetter {
+ public:
+  explicit VarSetter(EnvFile& f) : f_(f) {}
+  void set(EnvVar v) {
+    auto [it, inserted] = at_.try_emplace(v.name, f_.vars.size());
+    if (!inserted) {
+      if (dead_.empty()) dead_.resize(f_.vars.size(), 0);
+      dead_[it->second] = 1;
+      it->second = f_.vars.size();
+    }
+    f_.vars.push_back(std::move(v));
+    if (!dead_.empty()) dead_.push_back(0);
+  }
+  void finish() {
+    if (dead_.empty()) return;
+    std::vector<EnvVar> kept;
+    kept.reserve(at_.size());
+    for (std::size_t i = 0; i < f_.vars.size(); ++i) {
+      if (dead_[i] == 0) kept.push_back(std::move(f_.vars[i]));
+    }
+    f_.vars = std::move(kept);
+    dead_.clear();
+  }
+
+ private:
+  EnvFile& f_;
+  std::unordered_map<std::string, std::size_t> at_;
+  std::vector<char> dead_;  // 1 for an assignment a later one replaced; empty while there is none
+};
 
 std::string header_field(std::string_view header, std::string_view key) {
   const std::string needle = " " + std::string(key) + "=";
@@ -113,6 +141,7 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
     if (error != nullptr) *error = std::move(why);
     return std::nullopt;
   };
+  VarSetter vars(f);
   if (text.find('\0') != std::string_view::npos) {
     // /proc/<pid>/environ: NAME=value entries separated by NUL bytes.
     f.format = EnvFormat::environ;
@@ -125,8 +154,9 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
         ++f.skipped_lines;
         continue;
       }
-      set_var(f, {std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)), n, sanitize_line(utf8_prefix(entry, 512))});
+      vars.set({std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)), n, sanitize_line(utf8_prefix(entry, 512))});
     }
+    vars.finish();
     if (f.vars.empty()) return fail("no NAME=value entries in this NUL-separated file");
     return f;
   }
@@ -153,7 +183,7 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
     }
     if (auto a = parse_assignment(line)) {
       any_export = any_export || a->exported;
-      set_var(f, {a->name, a->value, number, sanitize_line(utf8_prefix(line, 512))});
+      vars.set({a->name, a->value, number, sanitize_line(utf8_prefix(line, 512))});
       previous_was_env_line = !a->exported;
       continue;
     }
@@ -164,6 +194,7 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
     }
     ++f.skipped_lines;
   }
+  vars.finish();
   if (f.vars.empty()) {
     return fail("no NAME=value lines (expected `env` output, `export NAME=value` lines or /proc/<pid>/environ)");
   }

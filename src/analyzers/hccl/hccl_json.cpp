@@ -186,6 +186,7 @@ void render_hccl_test_json(const HcclTestReport& r, const RenderOptions& o, std:
                        {"recognised", t.looks_like_hccl_test()},
                        {"peak_bandwidth_gbps", peak ? json(*peak) : json(nullptr)},
                        {"rows", rows},
+                       {"rows_total", t.rows_total},
                        {"rank_failures", failures}});
   }
   doc["outputs"] = outputs;

@@ -77,9 +77,7 @@ HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTe
         const auto& o = outputs[i];
         const double peak = *o.peak_bandwidth();
         if (peak >= options.min_ratio * *e.expected) continue;
-        const auto best = std::max_element(o.rows.begin(), o.rows.end(), [](const HcclTestRow& a, const HcclTestRow& b) {
-          return a.alg_bandwidth < b.alg_bandwidth;
-        });
+        const auto& best = o.peak_row;
         set.add("net.hccl-test-low-bandwidth",
                 evidence_at(o.path, best->line, best->text,
                             {{"test", o.test},

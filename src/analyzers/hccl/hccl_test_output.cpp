@@ -29,11 +29,8 @@ bool fits(const Match& m) { return m[1].length() < 20 && m[2].length() < 30 && m
 }  // namespace
 
 std::optional<double> HcclTestOutput::peak_bandwidth() const {
-  std::optional<double> best;
-  for (const auto& r : rows) {
-    if (!best || r.alg_bandwidth > *best) best = r.alg_bandwidth;
-  }
-  return best;
+  if (!peak_row) return std::nullopt;
+  return peak_row->alg_bandwidth;
 }
 
 HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
@@ -80,7 +77,12 @@ HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
       r.check = checks::to_lower(m[4].str()) == "null" ? "NULL" : checks::to_lower(m[4].str());
       r.line = number;
       r.text = keep();
-      out.rows.push_back(std::move(r));
+      ++out.rows_total;
+      if (!out.peak_row || r.alg_bandwidth > out.peak_row->alg_bandwidth) out.peak_row = r;
+      if (out.rows.size() < HcclTestOutput::kKeptRows ||
+          (r.check == "failed" && out.rows.size() < 2 * HcclTestOutput::kKeptRows)) {
+        out.rows.push_back(std::move(r));
+      }
     } else if (has("rank_id") && search(line, rank_failed, m) && m[1].length() < 9 && m[2].length() < 20) {
       out.rank_failures.push_back({std::stoi(m[1].str()), std::stoull(m[2].str()), number, keep()});
     } else if (has("data_size") && search(line, header, m)) {

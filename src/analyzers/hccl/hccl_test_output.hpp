@@ -37,7 +37,13 @@ struct HcclTestOutput {
   std::optional<uint64_t> min_bytes, max_bytes;
   std::optional<int> iters, warmup_iters;
   bool header_seen = false;
+  // The result rows kept: the first kKeptRows, then only failed ones (up to as many
+  // again). A real run prints a few dozen rows; a concatenation of millions must not hold
+  // them all. `rows_total` counts every row, `peak_row` is the fastest of them all.
+  static constexpr std::size_t kKeptRows = 2048;
   std::vector<HcclTestRow> rows;
+  std::size_t rows_total = 0;
+  std::optional<HcclTestRow> peak_row;
   std::vector<HcclTestRankFailure> rank_failures;
   std::vector<std::pair<std::size_t, std::string>> notes;   // "Warning: ... No verification is performed."
   std::vector<std::pair<std::size_t, std::string>> errors;  // lines reporting an error (init failures, MPI aborts)

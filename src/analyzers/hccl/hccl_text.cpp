@@ -140,7 +140,7 @@ void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std:
                 std::string(word(Word::file_count, lang)) + ", " + r.kb_version)
       << "\n";
   for (const auto& t : r.outputs) {
-    out << "\n" << st.bold(t.path) << (t.test.empty() ? "" : "  (" + t.test + ")") << "  " << t.rows.size() << " "
+    out << "\n" << st.bold(t.path) << (t.test.empty() ? "" : "  (" + t.test + ")") << "  " << t.rows_total << " "
         << word(Word::rows, lang);
     if (auto peak = t.peak_bandwidth()) out << ", " << word(Word::peak, lang) << " " << fixed(*peak, 3) << " GB/s";
     out << "\n";
