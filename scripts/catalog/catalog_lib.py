@@ -176,31 +176,185 @@ def _py_format(node):
     return None
 
 
-def find_py_messages(text, logger_levels=("error", "exception", "critical", "fatal")):
+def _exception_name(func):
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+class _Scopes(ast.NodeVisitor):
+    """The string assignments (`msg = f"..."`) of each function, to resolve `raise X(msg)`."""
+
+    def __init__(self):
+        self.stack, self.assigns = [{}], {}
+
+    def _scope(self, node):
+        self.stack.append({})
+        self.generic_visit(node)
+        self.stack.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _scope
+
+    def visit_Assign(self, node):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self.stack[-1].setdefault(node.targets[0].id, []).append((node.lineno, node.value))
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            self.stack[-1].setdefault(node.target.id, []).append((node.lineno, node.value))
+        self.generic_visit(node)
+
+    def generic_visit(self, node):
+        for child in ast.iter_child_nodes(node):
+            self.assigns[id(child)] = self.stack[-1]
+        super().generic_visit(node)
+
+
+def _resolve(node, scopes, line):
+    """The value last assigned to a Name before `line` in the node's function, else the node."""
+    if isinstance(node, ast.Name) and scopes is not None:
+        before = [v for ln, v in scopes.assigns.get(id(node), {}).get(node.id, []) if ln <= line]
+        if before:
+            return before[-1]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name):
+        left = _resolve(node.left, scopes, line)
+        if left is not node.left:
+            return ast.BinOp(left=left, op=node.op, right=node.right)
+    return node
+
+
+def find_py_messages(text, logger_levels=("error", "exception", "critical", "fatal"), *, asserts=False,
+                     resolve_names=False):
     """Yields (kind, name, format, line): kind 'raise' (name = exception class) or 'log'
-    (name = level) for each raise of a class / logger call at one of `logger_levels`."""
+    (name = level) for each raise of a class / logger call at one of `logger_levels`.
+    Opt-in: `asserts` adds ('assert', 'AssertionError', ...) for `assert cond, "message"`;
+    `resolve_names` follows a message held in a variable of the same function
+    (`msg = f"..."; raise X(msg)`, `err_msg % args`) and exceptions built before they are
+    raised (`e = Exception("..."); raise e`)."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
         return
+    scopes = None
+    if resolve_names:
+        scopes = _Scopes()
+        scopes.visit(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
-            func = node.exc.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            fmt = _py_format(node.exc.args[0])
-            if name and fmt is not None:
-                yield "raise", name, fmt, node.lineno
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = _resolve(node.exc, scopes, node.lineno) if isinstance(node.exc, ast.Name) else node.exc
+            if isinstance(exc, ast.Call) and exc.args:
+                name = _exception_name(exc.func)
+                fmt = _py_format(_resolve(exc.args[0], scopes, node.lineno))
+                if name and fmt is not None:
+                    yield "raise", name, fmt, node.lineno
+        elif asserts and isinstance(node, ast.Assert) and node.msg is not None:
+            fmt = _py_format(_resolve(node.msg, scopes, node.lineno))
+            if fmt is not None:
+                yield "assert", "AssertionError", fmt, node.lineno
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
             if node.func.attr in logger_levels:
-                fmt = _py_format(node.args[0])
+                fmt = _py_format(_resolve(node.args[0], scopes, node.lineno))
                 if fmt is not None:
                     yield "log", node.func.attr, fmt, node.lineno
+
+# ---------------------------------------------------------------------------------------------
+# Go: hwlog.RunLog.Errorf("...", ...), fmt.Errorf("..."), errors.New("...")
+
+def _go_raw_strings_quoted(text):
+    """Go raw strings (`...`) rewritten as "..." literals; the newlines they held follow the
+    closing quote, so line numbers stay right."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(text[i:j])
+            i = j
+        elif c == "`":
+            j = text.find("`", i + 1)
+            j = n if j < 0 else j
+            body = text[i + 1:j]
+            out.append('"' + body.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"' + "\n" * body.count("\n"))
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+# Go verbs without a printf twin print text: they become %s (%v, %+v, %#v, %q, %w, %T, %t, %U);
+# %b prints digits.
+_GO_VERB = re.compile(r"%([-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?)([vqwTtUb])")
+
+
+def go_format_of(arg):
+    """The format an argument spells: Go string literals joined by `+`; other operands (named
+    constants, variables, calls) become %s when at least one literal is there. Go's verbs
+    are written as their printf twins (%v -> %s), so the format is printf style."""
+    s, parts, has_lit = arg.strip(), [], False
+    for operand in _split_plus(s):
+        operand = operand.strip()
+        if operand.startswith('"') and operand.endswith('"') and len(operand) >= 2:
+            buf, i, body = [], 0, operand[1:-1]
+            while i < len(body):
+                if body[i] == "\\" and i + 1 < len(body):
+                    buf.append(_ESCAPES.get(body[i + 1], body[i + 1]))
+                    i += 2
+                else:
+                    buf.append(body[i])
+                    i += 1
+            parts.append(_GO_VERB.sub(lambda m: "%" + m.group(1).replace("+", "").replace("#", "") + ("d" if m.group(2) == "b" else "s"), "".join(buf)))
+            has_lit = True
+        elif operand:
+            parts.append("%s")
+    return "".join(parts) if has_lit else None
+
+
+def _split_plus(s):
+    """Top-level operands of a `+` chain (strings and brackets respected)."""
+    out, depth, i, start = [], 0, 0, 0
+    while i < len(s):
+        c = s[i]
+        if c == '"':
+            j = i + 1
+            while j < len(s) and s[j] != '"':
+                j += 2 if s[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "+" and depth == 0:
+            out.append(s[start:i])
+            start = i + 1
+        i += 1
+    out.append(s[start:])
+    return out
+
+
+def find_go_calls(text, callee_regex):
+    """Yields (callee, [args], line) for each call whose callee (`hwlog.RunLog.Errorf`,
+    `fmt.Errorf`, `errors.New`) matches `callee_regex` (a regex over the dotted name)."""
+    clean = strip_c_comments(_go_raw_strings_quoted(text))
+    pat = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*(?:" + callee_regex + r"))\s*\(")
+    for m in pat.finditer(clean):
+        args, _ = _call_args(clean, m.end() - 1)
+        if args is None:
+            continue
+        yield m.group(1), args, clean.count("\n", 0, m.start()) + 1
 
 # ---------------------------------------------------------------------------------------------
 # Formats: the pattern the build generates (mirrors src/kbc), literal text, samples
 
 _PRINTF = re.compile(r"%(%|[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|j|z|t|L|q|I64|I32)?([diouxXeEfFgGaAcspn]))")
-_PYFMT = re.compile(r"\{\{|\}\}|\{[^{}]*\}|%[-+ #0]*\d*(?:\.\d+)?[sdifrxXegc]")
+_PYFMT = re.compile(r"\{\{|\}\}|%%|\{[^{}]*\}|%[-+ #0]*\d*(?:\.\d+)?[sdifrxXegc]")
 
 
 def printf_pieces(fmt):
@@ -222,7 +376,13 @@ def python_pieces(fmt):
         if m.start() > pos:
             out.append((fmt[pos:m.start()], None))
         tok = m.group(0)
-        out.append(({"{{": "{", "}}": "}"}[tok], None) if tok in ("{{", "}}") else (None, "s"))
+        if tok in ("{{", "}}", "%%"):
+            out.append(({"{{": "{", "}}": "}", "%%": "%"}[tok], None))
+        elif tok.startswith("%"):
+            # %-style keeps its conversion (the build turns %d into digits): %r prints as text.
+            out.append((None, "s" if tok[-1] == "r" else tok[-1]))
+        else:
+            out.append((None, "s"))
         pos = m.end()
     if pos < len(fmt):
         out.append((fmt[pos:], None))
@@ -253,6 +413,101 @@ def literal_runs(fmt, style="printf"):
 def is_recognisable(fmt, style="printf", min_run=4):
     """True when the pattern would keep a literal run of at least `min_run` characters."""
     return any(len(r) >= min_run for r in literal_runs(fmt, style))
+
+
+# The build's generator (src/core/message_format.cpp), mirrored to check samples before the
+# build can: placeholders become these classes, literals are escaped, leading and trailing
+# placeholders and everything after a newline are dropped, trailing blanks are trimmed.
+_CONV_RE = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "o": r"\d+",
+            "x": r"(?:0[xX])?[0-9a-fA-F]+|\(nil\)", "X": r"(?:0[xX])?[0-9a-fA-F]+|\(nil\)",
+            "p": r"(?:0[xX])?[0-9a-fA-F]+|\(nil\)", "c": "."}
+_FLOAT_RE = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|-?inf|-?nan"
+
+
+def _build_printf_pieces(f):
+    out, lit, i = [], "", 0
+    while i < len(f):
+        if f[i] != "%":
+            lit += f[i]
+        elif i + 1 < len(f) and f[i + 1] == "%":
+            lit += "%"
+            i += 1
+        else:
+            j = i + 1
+            while j < len(f) and f[j] in "-+ #0'":
+                j += 1
+            while j < len(f) and (f[j].isdigit() or f[j] == "*"):
+                j += 1
+            if j < len(f) and f[j] == ".":
+                j += 1
+                while j < len(f) and (f[j].isdigit() or f[j] == "*"):
+                    j += 1
+            while j < len(f) and f[j] in "hljztLqI3264":
+                j += 1
+            if j < len(f) and f[j] in "diouxXeEfFgGaAcspn":
+                if lit:
+                    out.append((lit, None))
+                    lit = ""
+                if f[j] != "n":
+                    out.append((None, f[j]))
+                i = j
+            else:
+                lit += "%"
+        i += 1
+    if lit:
+        out.append((lit, None))
+    return out
+
+
+def pattern_of(fmt, style="printf", raised_as=()):
+    """(regex, longest literal) as the build generates them for a catalogue entry, or
+    (None, longest) when the format keeps no literal of 4 or more characters."""
+    fmt = fmt.split("\n")[0]
+    p = _build_printf_pieces(fmt) if style == "printf" else python_pieces(fmt)
+    merged = []
+    for lit, conv in p:
+        if lit is not None and merged and merged[-1][0] is not None:
+            merged[-1] = (merged[-1][0] + lit, None)
+        else:
+            merged.append((lit, conv))
+    while merged and merged[-1][0] is not None:
+        t = merged[-1][0].rstrip(" \r\t")
+        if t:
+            merged[-1] = (t, None)
+            break
+        merged.pop()
+    leading = bool(merged) and merged[0][0] is None
+    while merged and merged[0][0] is None:
+        merged.pop(0)
+    while merged and merged[-1][0] is None:
+        merged.pop()
+    regex, longest = "", 0
+    for lit, conv in merged:
+        if lit is None:
+            regex += "(?:" + (_FLOAT_RE if conv in "eEfFgGaA" else _CONV_RE.get(conv, ".*?")) + ")"
+            continue
+        longest = max(longest, len(lit.encode()))
+        for ch in lit:
+            if ch.isascii() and (ch.isalnum() or ch in " _"):
+                regex += ch
+            elif not ch.isascii():
+                regex += ch
+            elif ch == "\t":
+                regex += "\\t"
+            elif ch.isprintable():
+                regex += "\\" + ch
+            else:
+                regex += "\\x%02x" % ord(ch)
+    if longest < 4:
+        return None, longest
+    if raised_as:
+        regex = r"\b(?:" + "|".join(c.replace(".", r"\.") for c in raised_as) + "): " + (".*?" if leading else "") + regex
+    return regex, longest
+
+
+def sample_matches(sample, fmt, style="printf", raised_as=()):
+    regex, _ = pattern_of(fmt, style, raised_as)
+    return regex is not None and re.search(regex, sample) is not None
 
 
 _FILL = {"d": "1", "i": "1", "u": "3", "o": "7", "x": "1a", "X": "1A", "e": "1.5", "E": "1.5", "f": "1.5",
