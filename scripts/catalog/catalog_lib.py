@@ -10,6 +10,7 @@ Standard library + PyYAML only.
 """
 import ast
 import hashlib
+import json
 import re
 import subprocess
 
@@ -550,8 +551,13 @@ def slug(fmt, style="printf", words=6):
 # YAML writing (stable, diff-friendly)
 
 def q(s):
-    """A single-quoted YAML scalar (always valid, never interpreted)."""
-    return "'" + str(s).replace("'", "''") + "'"
+    """A YAML scalar that reads back as exactly `s`: single-quoted, or double-quoted with
+    escapes when it holds line breaks or other control characters (a single-quoted scalar
+    folds a line break into a space)."""
+    s = str(s)
+    if any(ord(c) < 0x20 or ord(c) == 0x7f for c in s):
+        return json.dumps(s, ensure_ascii=False)
+    return "'" + s.replace("'", "''") + "'"
 
 
 def text_map(t):
