@@ -290,7 +290,7 @@ GENERAL_STRONG = [
     # Things the platform, the chip or the build does not support.
     Rule("compile_op_unsupported",
          words=r"not supported|unsupported|not support|does not support|doesn't support|don't support|only supports?\b"
-         r"|only be (?:used|enabled)|is incompatible|incompatible with|cannot be (?:used|enabled) (?:with|together|at the same)"
+         r"|only be (?:used|enabled)|is incompatible|incompatible with|not compatible|only works with|only applies to|cannot be (?:used|enabled) (?:with|together|at the same)"
          r"|not implemented|no (?:valid )?(?:attention )?backend|no kernel",
          why="the words say a feature, data type or platform is not supported"),
     Rule("compile_op_unsupported", cls=r"NotImplementedError", why="raised as NotImplementedError: not available here"),

@@ -62,9 +62,10 @@ def expr_format(expr):
     return out
 
 
-def diagnostic_records(repo, rev, paths, names, line_of, kind="log", cls="error"):
+def diagnostic_records(repo, rev, paths, names, line_of, kind="log", cls="error", want=None, level=""):
     """Records for calls of `names` (emitError, report_fatal_error ...) with the message in their
-    first argument or in a `<<` chain after the call."""
+    first argument or in a `<<` chain after the call. `want(name, args)` may refuse a call
+    (TNG_LOG(INFO) << ...)."""
     out = []
     pat = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\s*\(")
     for path in paths:
@@ -76,7 +77,7 @@ def diagnostic_records(repo, rev, paths, names, line_of, kind="log", cls="error"
             if clean[line_start:m.start()].lstrip().startswith("#"):
                 continue
             args, end = L._call_args(clean, m.end() - 1)
-            if args is None:
+            if args is None or (want is not None and not want(m.group(1), args)):
                 continue
             expr = args[0] if args and '"' in args[0] else ""
             tail = clean[end + 1:]
@@ -90,6 +91,6 @@ def diagnostic_records(repo, rev, paths, names, line_of, kind="log", cls="error"
                 continue
             fmt = fmt.strip()
             line = clean.count("\n", 0, m.start()) + 1
-            out.append(Record(path, line, fmt, "printf", kind, cls, "", context_lines(lines, line),
+            out.append(Record(path, line, fmt, "printf", kind, cls, level, context_lines(lines, line),
                               line_of(L.fill(fmt), path, line, m.group(1))))
     return out
