@@ -116,7 +116,8 @@ CATEGORY_RULES = R.Rules([
                r"\brts? ?get ?dev(?:ice)?\w* (?:info|count|phy)|get (?:device|dev) (?:info|count|phy ?id|logic ?id)\w* fail|"
                r"set ?device\w*\s*(?:\[[^\]]*\]\s*)?(?:fail|error)|aicpu (?:process|start|open)|open device|(?:chip|die) (?:info|id) (?:get|query)", "driver_firmware_env"),
     # Rank, rank table, device id, world size, servers and pods: what the launcher configures.
-    ("rank-config", r"rank ?table|ranktable|rank_table|RANK_TABLE_FILE|HCCL_WHITELIST|white ?list|"
+    ("rank-config", r"rank ?table|ranktable|rank_table|RANK_TABLE_FILE|HCCL_WHITELIST|white ?list|rank_count|server_count|"
+                    r"json object (?:has no|does not contain) property|property called|"
                     r"(?:\brank|user ?rank|rank ?(?:id|size|num|count)|world ?size|dev(?:ice)?[ _]?(?:logic|phy)?[ _]?id|phy ?id|dev ?id|"
                     r"device ?(?:num|count)|server ?(?:num|list|id|count|ip)|super ?pod|pod ?(?:num|id)|root ?(?:info|rank)|host ?ip|"
                     r"group ?(?:name|rank|size)|local ?rank|rank ?list|ranks?)\w*(?:\W*\[[^\]]*\]|\W*%\w+)?\W*"
@@ -269,7 +270,7 @@ def read_source(src, mirrors):
         text = L.read_file(repo, path, rev)
         if not re.search(MACRO_RE, text):
             continue
-        clean = L.strip_c_comments(text)
+        clean = R.join_continuations(L.strip_c_comments(text))
         for name, args, start, end, line in R.call_sites(clean, MACRO_RE):
             key = "THROW" if "THROW" in name and "<" in name else name
             idx, kind = MACROS[key]
@@ -404,7 +405,8 @@ def main():
             print("  categories:", dict(cats.most_common()))
             print("  roles:", dict(roles.most_common()))
             print("  decided by:", dict(whys.most_common()))
-    R.check_overrides(overrides, produced, "scripts/catalog/overrides/hccl.yaml")
+    if not R.check_overrides(overrides, produced, "scripts/catalog/overrides/hccl.yaml"):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
