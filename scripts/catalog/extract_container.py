@@ -36,7 +36,7 @@ RULES = [
     # Device visibility and mounting into the container: ASCEND_VISIBLE_DEVICES, device
     # nodes, mounts, cgroups, permissions, file ownership checks.
     Rule("permission_device",
-         words=r"ascend_visible_devices|ascend_runtime_options|visible|device list|devices? (?:id|ids)\b|invalid device|device id"
+         words=r"ascend_visible_devices|ascend_runtime_options|ascend device|visible|device list|devices? (?:id|ids)\b|invalid device|device id"
          r"|no (?:ascend )?(?:npu )?devices?|device .{0,30}not (?:found|exist)|davinci|devmm|hisi_hdc|/dev/|\bmount|umount|cgroup"
          r"|permission|owner|\bmode\b|soft ?link|symlink|realpath|illegal|not a (?:file|dir)|\bpath\b|\buid\b|\bgid\b|privilege"
          r"|logic ?id|phy(?:sical)? ?id|card id|virtual device|\bvnpu\b|vdevice|allocat|occupied|in use|busy"

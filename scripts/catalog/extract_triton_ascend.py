@@ -43,7 +43,8 @@ RULES = [
     # The CANN toolkit / bisheng compiler the backend drives: missing or wrong install.
     Rule("install_version_mismatch",
          words=r"bisheng|ascend_home|ascend_toolkit|cann\b|npu_compiler|\bccec\b|\bhivmc\b|toolkit|set_env|not found in path"
-         r"|compiler .{0,30}not found|cannot find .{0,30}(?:compiler|bishengir)",
+         r"|compiler .{0,30}not found|cannot find .{0,30}(?:compiler|bishengir)|find c\+\+ compiler|mlir_root|llvm_root"
+         r"|could not find .{0,30}tool|available in path",
          why="the CANN toolkit or the Ascend compiler the backend calls is missing or wrong"),
     # The device: driver / runtime calls of the launcher (npu_utils.cpp, driver.py).
     Rule("driver_firmware_env", words=r"\bacl\w*|\brt\w*(?:malloc|launch|kernel|memcpy)|launch kernel|device count|set device",

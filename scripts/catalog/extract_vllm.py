@@ -50,6 +50,12 @@ RULES = [
     # World size and devices of the node: what the user fixes is the parallel layout.
     Rule("rank_config", words=r"world size .{0,40}(?:larger|greater|more) than the number of available|number of available (?:gpus|devices)",
          why="more ranks than devices on the node"),
+    # Which devices this process may use: the visible-devices variable against the ranks.
+    Rule("rank_config", words=r"not visible in|visible device|devices? visible|assigned_physical_gpu_ids",
+         why="a rank's device is not among the visible devices"),
+    # The front end / the engine core do not hear from each other.
+    Rule("communication", words=r"did not receive response|front-end process|handshake|zmq",
+         why="vLLM's processes stopped talking to each other"),
     # Model weights and files that cannot be found or read.
     Rule("other", words=r"cannot find any (?:model )?weights|no (?:model )?weights? (?:found|files)|weights? .{0,30}not found",
          why="the model directory has no weights the loader knows"),
@@ -58,7 +64,8 @@ RULES = [
 MODULE_RULES = [
     # The process groups, shared-memory broadcast and KV transfer: between processes.
     Rule("communication", path=r"^vllm/distributed/",
-         words=r"fail|timed? ?out|timeout|connect|send|recv|receiv|transfer|handshake|socket|network|unreachable|peer|remote",
+         words=r"fail|timed? ?out|timeout|\bconnect(?:ion|ed)?\b|\bsend\b|\brecv\b|receiv|handshake|socket|network|unreachable"
+         r"|\bpeer\b|barrier",
          why="communication between vLLM's processes or nodes failed"),
 ]
 

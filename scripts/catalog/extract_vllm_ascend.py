@@ -48,8 +48,8 @@ MODULE_RULES = [
     # The KV-transfer connectors (Mooncake, MemFabric, memcache, yuanrong, kv pool) and the
     # network weight loaders: transfer between instances over the network.
     Rule("communication", path=r"kv_transfer/|connector|llmdatadist|mooncake|memfabric|netloader|rfork",
-         words=r"fail|timed? ?out|timeout|connect|send|recv|receiv|transfer|handshake|\back\b|socket|metaserver|network"
-         r"|unreachable|register|remote|peer|link|crash|exception|error",
+         words=r"fail|timed? ?out|timeout|\bconnect(?:ion|ed)?\b|\bsend\b|\brecv\b|receiv|handshake|\back\b|socket|metaserver"
+         r"|network|unreachable|\bpeer\b|\blink\b|crash",
          why="a KV-cache / weight transfer between instances failed"),
 ]
 

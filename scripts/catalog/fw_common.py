@@ -63,6 +63,24 @@ class Rule:
                 and (self._p is None or self._p.search(rec.path)) and (self._k is None or self._k.fullmatch(rec.cls)))
 
 
+# Words that say nothing about what went wrong: a format made only of these ("%s failed",
+# "{} error", "%s not found: %s") is too generic to recognise (docs/kb-messages.md's own
+# example of too_generic is "[%s] %s failed"), though its literal run may be 4 characters long.
+GENERIC_WORDS = set("""
+error errors failed fail fails failure not found exist exists existed invalid is are was were null nullptr none
+empty the a an of to in on at for and or with by from get set ret code err msg message value values param params
+parameter parameters input output unknown unexpected wrong bad check checked call called please it this that be
+has have no can cannot cant should must type return returned result status info data key name id index file path
+number num size occurred occur happened while when after before got but expected expect actual got
+support supported
+""".split())
+
+
+def is_generic(fmt, style):
+    words = re.findall(r"[a-z][a-z0-9_]*", " ".join(L.literal_runs(fmt, style)).lower())
+    return not any(len(w) >= 3 and w not in GENERIC_WORDS for w in words)
+
+
 def message_text(fmt, style):
     """The words a rule reads: literal text in lower case, placeholders as {}."""
     return " ".join(("{}" if lit is None else lit) for lit, _ in L.pieces(fmt, style)).lower()
@@ -72,11 +90,16 @@ def message_text(fmt, style):
 # ("get device list failed, err: %v", "Failed to init: {}"), with nothing of its own.
 WRAPPER_WORDS = re.compile(
     r"^\W*(?:\{\}\W*)?(?:(?:call|calling|invoke|execute|run|running)\s+)?[\w\s/.\-{}]{0,40}?\b(?:failed|fail|failure|error)\b"
-    r"[\s,.:;(\[=]*(?:(?:err(?:or)?|ret(?:code)?|reason|result|exception|msg|code)\b\s*(?:is\s*)?[:=]?\s*)?\W*\{\}\W*$")
+    r"[\s,.:;(\[=]*(?:(?:err(?:or)?|ret(?:code)?|reason|result|exception|msg|code)\b\s*(?:is\s*)?[:=]?\s*){0,2}\W*\{\}\W*$")
+
+
+# ... or it reports a failure and ends with the callee's text ("An error occurred during compile
+# phases of {}, msg is {}", "Failed to load model, details: {}").
+WRAPPER_TAIL = re.compile(r"\b(?:fail\w*|error\w*)\b.*\b(?:msg|message|reason|details?|error|err|exception|output|info)\s*(?:is|:|=)\s*\{\}\W*$")
 
 
 def default_role(text):
-    return "wrapper" if WRAPPER_WORDS.search(text) else "cause"
+    return "wrapper" if WRAPPER_WORDS.search(text) or WRAPPER_TAIL.search(text) else "cause"
 
 
 # -------------------------------------------------------------------------------------------
@@ -147,21 +170,26 @@ class Component:
 
 
 def load_overrides(path):
+    """(entries by id, families): `entries` are per-entry texts and decisions; `families` give
+    one hand-written cause/remedies (and category/role) to every entry whose format matches a
+    regex, for a message family built from one template (AscendC's "<API> is not supported
+    on current device.")."""
     if not path or not os.path.exists(os.path.join(ROOT, path)):
-        return {}
+        return {}, []
     data = yaml.safe_load(open(os.path.join(ROOT, path), encoding="utf-8")) or {}
-    return data.get("entries") or {}
+    families = [dict(f, _rx=re.compile(f["match"])) for f in data.get("families") or []]
+    return data.get("entries") or {}, families
 
 
 def build(comp, records, rules, report=True):
     """Records -> entries (deduplicated, categorised, checked) -> the YAML file."""
-    overrides = load_overrides(comp.overrides)
+    overrides, families = load_overrides(comp.overrides)
     curated = curated_patterns()
     by_key = collections.OrderedDict()
     too_generic = set()
     for r in records:
         regex, _ = L.pattern_of(r.fmt, r.style)
-        if regex is None or not L.is_recognisable(r.fmt, r.style):
+        if regex is None or not L.is_recognisable(r.fmt, r.style) or is_generic(r.fmt, r.style):
             too_generic.add((r.fmt, r.style))
             continue
         by_key.setdefault((r.fmt, r.style), []).append(r)
@@ -186,7 +214,7 @@ def build(comp, records, rules, report=True):
              "raised_as": raised, "title": generated_title(comp.label, fmt, style),
              "references": [L.blob_url(comp.repo_name, comp.commit, first.path, first.line)],
              "samples": [sample_rec.sample], "_rule": rule.why if rule else "default"}
-        ov = overrides.get(eid) or {}
+        ov = overrides.get(eid) or next((f for f in families if f["_rx"].search(fmt)), None) or {}
         for k in ("category", "role", "symptom_of", "title", "cause", "remedies", "severity"):
             if k in ov:
                 e[k] = ov[k]
@@ -196,11 +224,14 @@ def build(comp, records, rules, report=True):
         if claims:
             notes["claimed_by_curated"] += 1
             cats = {c for _, c, _ in claims}
-            if e["category"] not in cats and "category" not in ov:
+            if e["category"] not in cats:  # the curated entry's category wins, overrides included
                 e["_curated"] = claims[0][0]
                 e["category"] = claims[0][1]
                 notes["category_from_curated"] += 1
         entries.append(e)
+    unused = set(overrides) - {e["id"] for e in entries}
+    if unused:  # an override whose message changed or went away: say so, the text must follow
+        raise SystemExit(f"{comp.overrides}: no entry for " + ", ".join(sorted(unused)))
     check(entries)
     found = len(by_key) + len(too_generic)
     header = {
@@ -263,6 +294,10 @@ def context_lines(text_lines, line, before=6, after=1):
 # around its calls) before these; the first rule that holds decides.
 
 GENERAL_STRONG = [
+    # Streams, events, notifies exhausted: the runtime's handles, not memory.
+    Rule("resource", words=r"stream[- ]resource|streams? (?:are |is )?(?:insufficient|exhausted)|no (?:stream|event|notify) resource"
+         r"|(?:event|notify) resources? (?:are |is )?insufficient|resource exhaustion",
+         why="the words say streams, events or notifies ran out"),
     # Out of memory / allocation: what the user fixes is the memory budget.
     Rule("memory", words=r"out of memory|\boom\b|no available memory|not enough (?:\w+ )?memory|insufficient (?:\w+ )?memory"
          r"|memory (?:is )?(?:not enough|insufficient|exhausted)|free memory|available (?:kv cache )?memory|kv cache memory"
@@ -279,7 +314,8 @@ GENERAL_STRONG = [
          r"|(?:unsupported|invalid|unknown) (?:\w+ )?version|\.so\b|shared (?:object|library)|undefined symbol"
          r"|ascend_toolkit|set_env\.sh|ld_library_path|librar(?:y|ies) (?:is |are )?not found|cannot find (?:the )?librar"
          r"|lib\w+ not found|package (?:is )?not found|(?:load|open)\w* .{0,40}librar|librar\w* .{0,60}(?:not exist|corrupt)"
-         r"|installation package|installed version|check your install",
+         r"|installation package|installed version|check your install|please (?:update|upgrade)|update (?:to )?(?:the )?latest"
+         r"|latest version|cann version|this cann\b|torch_npu version|pta version",
          why="the words name a missing package or library or a version check"),
     # Device nodes and permissions.
     Rule("permission_device",
@@ -307,8 +343,8 @@ GENERAL_WEAK = [
          why="the words name ranks, parallel sizes or the device of a rank"),
     # Links, sockets, collective communication, peers.
     Rule("communication",
-         words=r"\bhccl\b|\bnccl\b|timed? ?out|timeout|socket|connection|connect(?:ed)?\b|network|\bport\b|\bzmq\b|handshake"
-         r"|\brdma\b|\broce\b|heartbeat|unreachable|\bp2p\b|collective|all_?reduce|all_?gather|broadcast",
+         words=r"\bhccl\b|\bnccl\b|timed? ?out|timeout|socket|connection|\bconnect(?:ed)?\b|network|\bport\b|\bzmq\b|handshake"
+         r"|\brdma\b|\broce\b|heartbeat|unreachable|\bp2p\b|collective|all_?reduce|all_?gather",
          why="the words name communication between processes or nodes"),
     Rule("communication", cls=r"TimeoutError|ConnectionError|ZMQError", why="raised as a timeout / connection error"),
     # Data types and quantisation not available for this model or chip.
