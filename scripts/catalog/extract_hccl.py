@@ -95,7 +95,7 @@ CATEGORY_RULES = R.Rules([
     # Libraries and versions.
     ("install", r"\bdlopen|\bdlsym|\.so\b|so file|load (?:\w+ )?(?:lib|library|so)\b|symbol|version\w* (?:is )?(?:mismatch|not match|incompatible|not support|too low|invalid)|"
                 r"(?:mismatch|not match|incompatible)\w* (?:\w+ )?version|not installed|package|ASCEND_\w*HOME|"
-                r"(?:cann|driver|firmware) version|"
+                r"(?:cann|driver|firmware) version|(?:does ?n[o']t|not) support this interface|"
                 # HCCL's own AICPU/AIV kernels ship in the CANN packages: a missing one is an install problem.
                 r"(?:load|open|find|get) (?:\w+ )?(?:aicpu|aiv|kernel|op) (?:\w+ )?(?:file|binary|bin|so|path)|aicpu file|kernel (?:binary|bin) file",
                 "install_version_mismatch"),
@@ -114,7 +114,7 @@ CATEGORY_RULES = R.Rules([
     ("driver", r"\bhal[A-Z]\w*|\bhal \w+|\bdrv\w*|driver|\bdsmi|\bdcmi|\bhdc\b|hdc\w* (?:msg|message|recv|send|session|server|client|connect)|"
                r"\btsd\w*|firmware|devdrv|device (?:is )?(?:lost|fault|abnormal|down|not ready|hang)|heart ?beat lost|"
                r"\brts? ?get ?dev(?:ice)?\w* (?:info|count|phy)|get (?:device|dev) (?:info|count|phy ?id|logic ?id)\w* fail|"
-               r"set ?device\w*\s*(?:\[[^\]]*\]\s*)?(?:fail|error)|aicpu (?:process|start|open)|open device|(?:chip|die) (?:info|id) (?:get|query)", "driver_firmware_env"),
+               r"set ?device\w*\s*(?:\[[^\]]*\]\s*)?(?:fail|error)|get chip ?id|aicpu (?:process|start|open)|open device|(?:chip|die) (?:info|id) (?:get|query)", "driver_firmware_env"),
     # Rank, rank table, device id, world size, servers and pods: what the launcher configures.
     ("rank-config", r"rank ?table|ranktable|rank_table|RANK_TABLE_FILE|HCCL_WHITELIST|white ?list|rank_count|server_count|"
                     r"json object (?:has no|does not contain) property|property called|"
@@ -146,7 +146,8 @@ CATEGORY_RULES = R.Rules([
                       r"\bsend|\brecv|receive|notify|hccs|\bping|cqe|\bibv|verbs|listen|accept|epoll|\bp2p\b|sdma|heartbeat|"
                       r"retry|opretry|\bpeer|remote|exchange|topo|rping|hccn|urma|jetty|\btls\b|\bssl\b|\bfd\b|\bub\b|channel|"
                       r"endpoint|\bmsg\b|message|packet|\bpkt\b|\back\b|handshake|wait ?done|rxwait|txwait|\bwait\b|barrier|"
-                      r"allreduce|all_reduce|allgather|reducescatter|alltoall|broadcast|scatter|gather|reduce|collective|comm", "communication"),
+                      r"allreduce|all_reduce|allgather|reducescatter|alltoall|broadcast|scatter|gather|reduce|collective|comm|"
+                      r"root ?info ?detect|rootinfo|topo ?detect", "communication"),
 ])
 
 # Leading [Class][Method] tags name code, not conditions ("[BroadCastOperator]" is no operator
@@ -155,8 +156,12 @@ CATEGORY_RULES = R.Rules([
 TAG = re.compile(r"\[[A-Za-z_][\w:~]*\]|errNo\[[^\]]*\]")
 
 
+# "Rank [%d], Invalid virtual topo": the rank is context (who logs), not what is invalid.
+RANK_CONTEXT = re.compile(r"(?i)\b(?:local ?)?rank ?\[%\w+\]\s*(?:,|--|:)\s*(?:peer ?\[%\w+\]\s*,?\s*)?")
+
+
 def rule_text(msg):
-    text = TAG.sub(" ", msg)
+    text = RANK_CONTEXT.sub(" ", TAG.sub(" ", msg))
     if re.search(r"\[[^\]]*rank_?table[^\]]*\]", msg, re.I):
         text += " (rank table)"
     return text
@@ -209,6 +214,10 @@ def classify(msg, codes, path):
     """(category, role, symptom_of, why) for one message."""
     rule, cat = CATEGORY_RULES.first(rule_text(msg))
     why = rule
+    if rule == "rank-config" and re.search(r"(?i)\bmap\b|\blinks?\b|\bvector\b|\bqueue", msg) and \
+            not re.search(r"(?i)rank ?table|ranktable|rank_table", msg):
+        # "rank[%u] not found in links map": HCCL's own bookkeeping, not the user's rank settings.
+        rule, cat, why = "internal-check", "other", "internal-map"
     if rule in (None, "communication"):
         # A specific HcclResult beats the generic word rules.
         for c in codes:

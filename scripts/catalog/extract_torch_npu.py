@@ -148,6 +148,9 @@ def classify(msg, err, path, kind):
     symptom_of, role = None, "cause"
     if kind == "call-check" or (WRAPPER.search(msg) and not CAUSE_WORDS.search(msg)) or (err and err[1] in ("ACL", "HCCL", "GE") and not CAUSE_WORDS.search(msg)):
         role = "wrapper"
+        if why in ("default", "path:operator", "shape"):
+            # "X error! ret = N": says nothing about the inputs; the code decides.
+            cat, why = "other", "wrapper"
     elif rule == "peer-timeout":
         symptom_of = ["any"]
     return cat, role, symptom_of, why
