@@ -140,7 +140,9 @@ def classify(msg, err, path, kind):
             cat, why = "communication", "err:TIMEOUT"
     if cat is None:
         cat, why = path_default(path, err)
-    elif "/profiler/" in path and rule not in ("memory", "permission", "install", "missing-function"):
+    elif "/profiler/" in path and (rule not in ("memory", "permission", "install", "missing-function") or
+                                   (rule == "install" and not re.search(r"(?i)install|set_env|version", msg))):
+        # The profiler's own file handling ("CANN Profiling data does not exist"): nothing to install.
         cat, why = "other", "path:profiler"
     elif re.search(r"/_?inductor/|/dynamo/", path) and rule in ("shape", "op-unsupported", "not-supported", "rank-config", "setting"):
         # Inside the graph compiler these are its own checks: the operator could not be compiled.
