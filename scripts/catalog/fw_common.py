@@ -95,11 +95,14 @@ WRAPPER_WORDS = re.compile(
 
 # ... or it reports a failure and ends with the callee's text ("An error occurred during compile
 # phases of {}, msg is {}", "Failed to load model, details: {}").
+# ... or it is only the envelope of errors reported elsewhere ("An error occurred during compile
+# phases of {}", "errors occurred during compile phase of {}, See also {}").
+WRAPPER_HEAD = re.compile(r"^\W*(?:\{\}\W*)?an? error (?:has )?occurred (?:during|in|while|when)\b|errors? occurred during .{0,40}see also")
 WRAPPER_TAIL = re.compile(r"\b(?:fail\w*|error\w*)\b.*\b(?:msg|message|reason|details?|error|err|exception|output|info)\s*(?:is|:|=)\s*\{\}\W*$")
 
 
 def default_role(text):
-    return "wrapper" if WRAPPER_WORDS.search(text) or WRAPPER_TAIL.search(text) else "cause"
+    return "wrapper" if WRAPPER_WORDS.search(text) or WRAPPER_TAIL.search(text) or WRAPPER_HEAD.search(text) else "cause"
 
 
 # -------------------------------------------------------------------------------------------
@@ -232,12 +235,17 @@ def build(comp, records, rules, report=True):
     unused = set(overrides) - {e["id"] for e in entries}
     if unused:  # an override whose message changed or went away: say so, the text must follow
         raise SystemExit(f"{comp.overrides}: no entry for " + ", ".join(sorted(unused)))
-    check(entries)
+    # An entry whose every line another entry of the file (more literal text, same category)
+    # recognises first is never shown: left out and counted ("[%s] Failed to check ..." shadows
+    # "Failed to check ..." on lines that always print "] " before the message).
+    shadowed = set(check(entries))
+    entries = [e for e in entries if e["id"] not in shadowed]
     found = len(by_key) + len(too_generic)
     header = {
         "family": comp.family, "description": comp.description,
         "source": {"component": comp.name, "repo": comp.repo_name, "commit": comp.commit,
-                   "formats_found": found, "skipped": {"too_generic": len(too_generic)}},
+                   "formats_found": found,
+                   "skipped": {k: v for k, v in (("too_generic", len(too_generic)), ("shadowed", len(shadowed))) if v}},
         "defaults": {"origin": "source", "layer": comp.layer, "category": comp.default_category},
     }
     for e in entries:
@@ -254,7 +262,7 @@ def build(comp, records, rules, report=True):
                                     e["samples"][0][:220]]) + "\n")
     if report:
         cats = collections.Counter(e["category"] for e in entries)
-        print(f"{comp.out}: {found} formats found, {len(entries)} kept, {len(too_generic)} too generic, "
+        print(f"{comp.out}: {found} formats found, {len(entries)} kept, {len(too_generic)} too generic, {len(shadowed)} shadowed, "
               f"{sum(1 for e in entries if e.get('cause'))} with full texts; {dict(notes)}", file=sys.stderr)
         print("  " + ", ".join(f"{k}={v}" for k, v in cats.most_common()), file=sys.stderr)
     return entries
@@ -267,7 +275,7 @@ def check(entries):
     for e in entries:
         regex, longest = L.pattern_of(e["format"], e.get("format_style") or "printf", e["raised_as"])
         compiled.append((e, re.compile(regex), sum(len(x) for x in L.literal_runs(e["format"], e.get("format_style") or "printf"))))
-    bad = []
+    bad, shadowed = [], []
     for e, rx, lits in compiled:
         s = e["samples"][0]
         if not rx.search(s):
@@ -275,13 +283,14 @@ def check(entries):
             continue
         for o, orx, olits in compiled:
             if o is not e and olits > lits and orx.search(s):
-                if o["category"] == e["category"]:  # the same answer either way; say so, do not fail
-                    print(f"note: {e['id']}: sample also recognised by {o['id']} (same category)", file=sys.stderr)
+                if o["category"] == e["category"]:  # the other entry recognises these lines with the same answer
+                    shadowed.append(e["id"])
                     break
                 bad.append(f"{e['id']}: sample claimed by {o['id']}\n  {e['format']!r}\n  {o['format']!r}\n  {s}")
                 break
     if bad:
         raise SystemExit("\n".join(bad))
+    return shadowed
 
 
 def context_lines(text_lines, line, before=6, after=1):
