@@ -145,7 +145,8 @@ RULES = [
          r"|exceed.{0,30}(?:buffer|memory)|out of memory|memory .{0,20}not enough|malloc|alloc\w* .{0,20}fail",
          why="the kernel's buffers do not fit the on-chip memory"),
     Rule("compile_shape", words=r"shape|\bdims?\b|dimension|\bsize\b|getsize|len(?:gth)?\b|range|align|count|stride|block|repeat"
-         r"|\bmask\b|must be (?:equal|greater|less|a multiple)|divisible|multiple of|tiling",
+         r"|\bmask\b|must be (?:equal|greater|less|a multiple)|divisible|multiple of|tiling"
+         r"|should (?:be )?(?:larger|greater|less|smaller|no less|no larger|not larger|equal)|must be (?:larger|smaller)",
          why="a size, shape, range or alignment check of the API failed"),
 ]
 

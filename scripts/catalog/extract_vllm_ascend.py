@@ -23,7 +23,7 @@ RULES = [
     Rule("other", role="wrapper", words=r"see (?:the )?(?:root cause|stack trace|error) above|failed to start\W*$",
          why="a start-up wrapper that points at the error above it"),
     # Device health / queries through npu-smi and the driver.
-    Rule("driver_firmware_env", words=r"health|npu-smi|npu card|query npu|\bdcmi\b|\bdsmi\b|driver|firmware",
+    Rule("driver_firmware_env", words=r"health status|card health|npu-smi|npu card|query npu|\bdcmi\b|\bdsmi\b|driver|firmware",
          why="the NPU's health or a driver query failed"),
     # Device visibility: no NPU found, a local rank beyond the visible devices.
     Rule("permission_device", words=r"no npu devices? found|devices? (?:found )?or specified in ascend_rt_visible_devices",

@@ -334,7 +334,8 @@ GENERAL_STRONG = [
          why="the words name a permission or device-visibility problem"),
     # Things the platform, the chip or the build does not support.
     Rule("compile_op_unsupported",
-         words=r"not supported|unsupported|not support|does not support|doesn't support|don't support|only supports?\b"
+         words=r"not supported|unsupported|not (?:yet )?support|does not (?:yet )?support|doesn't support|don't support|only supports?\b"
+         r"|supports? .{0,40}\bonly\b|\bonly\b.{0,20}\bsupported\b"
          r"|only be (?:used|enabled)|is incompatible|incompatible with|not compatible|only works with|only applies to|cannot be (?:used|enabled) (?:with|together|at the same)"
          r"|not implemented|no (?:valid )?(?:attention )?backend|no kernel",
          why="the words say a feature, data type or platform is not supported"),
@@ -343,6 +344,8 @@ GENERAL_STRONG = [
 
 # Weaker words: an extractor may put its module defaults between GENERAL_STRONG and these.
 GENERAL_WEAK = [
+    # A timeout between processes is communication even when it names ranks.
+    Rule("communication", words=r"timed? ?out|timeout", why="a wait for another process timed out"),
     # Ranks, world size, parallel sizes, devices per rank.
     Rule("rank_config",
          words=r"\branks?\b|world[_ ]size|tensor[_ ]parallel|\btp[_ ]?size|\btp\b|pipeline[_ ]parallel|\bpp[_ ]?size"
