@@ -7,6 +7,9 @@ critical calls. Categories: the rules below (vLLM-Ascend's own modules and words
 shared word rules (fw_common.GENERAL_RULES); hand-written texts and decisions per entry id in
 overrides/vllm_ascend.yaml.
 
+Also writes kb/messages/vllm_ascend_v0_11.yaml, _v0_9.yaml, _v0_7.yaml: the formats of those
+releases that the newest code no longer has (LEGACY below).
+
 usage: extract_vllm_ascend.py [MIRROR]   (default /work/.mirror/vllm-project+vllm-ascend/repo)
 """
 import sys
@@ -54,11 +57,34 @@ MODULE_RULES = [
 ]
 
 
+# Releases still in wide use whose messages the newest code no longer has: each gets its own
+# file with only those formats (pinned to the release's commit), newest first, so a log from
+# an older vllm-ascend is still recognised.
+LEGACY = [("v0.11.0", "v0_11"), ("v0.9.1", "v0_9"), ("v0.7.3", "v0_7")]
+
+
+def records_at(rev):
+    paths = [p for p in L.list_files(MIRROR, rev, suffixes=(".py",)) if p.startswith("vllm_ascend/") and not is_test_path(p)]
+    return python_records(MIRROR, rev, paths, vllm_log_line)
+
+
 def main():
     commit = L.head_commit(MIRROR)
-    paths = [p for p in L.list_files(MIRROR, commit, suffixes=(".py",))
-             if p.startswith("vllm_ascend/") and not is_test_path(p)]
-    records = python_records(MIRROR, commit, paths, vllm_log_line)
+    records = records_at(commit)
+    seen = {r.fmt for r in records}
+    for tag, suffix in LEGACY:
+        rev = L.head_commit(MIRROR, tag + "^{commit}")
+        old = [r for r in records_at(rev) if r.fmt not in seen]
+        seen |= {r.fmt for r in old}
+        F.build(F.Component(
+            family=f"src-vllm-ascend-{suffix.replace('_', '-')}", name=f"vLLM-Ascend {tag} (formats removed since)",
+            label="vLLM-Ascend", repo_name="vllm-project/vllm-ascend", mirror=MIRROR, commit=rev,
+            out=f"kb/messages/vllm_ascend_{suffix}.yaml",
+            description=f"ERROR-level messages of vLLM-Ascend {tag} (vllm-project/vllm-ascend, vllm_ascend/) that the newest "
+                        "code and the newer releases read here no longer print, so that logs of this release are still "
+                        "recognised: raises, asserts with a message, logger.error / exception / critical calls.",
+            layer="framework", default_category="other", overrides="scripts/catalog/overrides/vllm_ascend.yaml"),
+            old, RULES + F.GENERAL_STRONG + MODULE_RULES + F.GENERAL_WEAK)
     comp = F.Component(
         family="src-vllm-ascend", name="vLLM-Ascend", label="vLLM-Ascend", repo_name="vllm-project/vllm-ascend",
         mirror=MIRROR, commit=commit, out="kb/messages/vllm_ascend.yaml",

@@ -184,9 +184,16 @@ def load_overrides(path):
     return data.get("entries") or {}, families
 
 
+def overrides_of(comp):
+    """The overrides of this file: one overrides file may serve several files of a component
+    (vLLM-Ascend's current and legacy formats); entries are taken by their family prefix."""
+    entries, families = load_overrides(comp.overrides)
+    return {k: v for k, v in entries.items() if k.startswith(comp.family + ".")}, families
+
+
 def build(comp, records, rules, report=True):
     """Records -> entries (deduplicated, categorised, checked) -> the YAML file."""
-    overrides, families = load_overrides(comp.overrides)
+    overrides, families = overrides_of(comp)
     curated = curated_patterns()
     by_key = collections.OrderedDict()
     too_generic = set()
