@@ -75,8 +75,11 @@ std::string normalize_code(std::string_view code) {
 }
 
 KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> extractors,
-                             std::string version)
-    : entries_(std::move(entries)), extractors_(std::move(extractors)), version_(std::move(version)) {
+                             std::string version, std::vector<KbSource> sources)
+    : entries_(std::move(entries)),
+      extractors_(std::move(extractors)),
+      sources_(std::move(sources)),
+      version_(std::move(version)) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     by_id_.emplace(entries_[i].id, i);
     for (const auto& c : entries_[i].codes) {
@@ -87,15 +90,26 @@ KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> 
     }
     if (!entries_[i].name.empty() && !entries_[i].codes.empty()) by_name_.emplace(entries_[i].name, i);
   }
+  // Entries without a cause or remedies of their own show their category's general texts
+  // (kb/categories.yaml: "category.<name>"). The pointers stay valid: entries_ never grows.
+  for (auto& e : entries_) {
+    e.texts_from = nullptr;
+    if (!e.cause.en.empty() && !e.remedies.empty()) continue;
+    auto it = by_id_.find(category_entry_id(e.category));
+    if (it != by_id_.end() && &entries_[it->second] != &e) e.texts_from = &entries_[it->second];
+  }
 }
 
-std::pair<std::vector<Entry>, std::vector<Extractor>> KnowledgeBase::release() && {
+KnowledgeBase::Parts KnowledgeBase::release() && {
   by_id_.clear();
   by_code_.clear();
   fallbacks_.clear();
   by_name_.clear();
-  return {std::move(entries_), std::move(extractors_)};
+  for (auto& e : entries_) e.texts_from = nullptr;
+  return {std::move(entries_), std::move(extractors_), std::move(sources_), std::move(gate_)};
 }
+
+std::string category_entry_id(Category c) { return "category." + std::string(to_string(c)); }
 
 const Entry* KnowledgeBase::find_id(std::string_view id) const {
   auto it = by_id_.find(id);

@@ -8,7 +8,7 @@
 namespace npu_doctor {
 namespace {
 
-constexpr std::string_view kMagic = "NPUDKB04";
+constexpr std::string_view kMagic = "NPUDKB05";
 
 class Writer {
  public:
@@ -99,13 +99,18 @@ class Reader {
 
 void write_pattern(Writer& w, const MatchPattern& p) {
   w.str(p.regex);
-  w.u32(p.ignore_case ? 1 : 0);
+  w.u32((p.ignore_case ? 1u : 0u) | (p.gated ? 2u : 0u) | (p.planned ? 4u : 0u));
+  w.strs(p.keys);
 }
 
 MatchPattern read_pattern(Reader& r) {
   MatchPattern p;
   p.regex = r.str();
-  p.ignore_case = r.u32() != 0;
+  const uint32_t flags = r.u32();
+  p.ignore_case = (flags & 1) != 0;
+  p.gated = (flags & 2) != 0;
+  p.planned = (flags & 4) != 0;
+  p.keys = r.strs();
   return p;
 }
 
@@ -169,7 +174,26 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
     }
     w.str(e.source.file);
     w.u32(static_cast<uint32_t>(e.source.line));
+    w.u32(static_cast<uint32_t>(e.origin));
+    w.u32(static_cast<uint32_t>(e.level));
+    w.str(e.format);
   }
+  w.u32(static_cast<uint32_t>(kb.sources().size()));
+  for (const auto& s : kb.sources()) {
+    w.str(s.family);
+    w.str(s.file);
+    w.str(s.component);
+    w.str(s.repo);
+    w.str(s.commit);
+    w.i64(s.formats_found);
+    w.u32(static_cast<uint32_t>(s.skipped.size()));
+    for (const auto& [reason, n] : s.skipped) {
+      w.str(reason);
+      w.i64(n);
+    }
+  }
+  w.strs(kb.gate().literals);
+  w.u32(kb.gate().error_markers ? 1 : 0);
   return w.take();
 }
 
@@ -254,9 +278,31 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data) {
     }
     e.source.file = r.str();
     e.source.line = static_cast<int>(r.u32());
+    e.origin = r.u32() == 1 ? Origin::source : Origin::curated;
+    e.level = r.u32() == 1 ? LevelRequirement::error : LevelRequirement::any;
+    e.format = r.str();
   }
+  std::vector<KbSource> sources(r.count());
+  for (auto& s : sources) {
+    s.family = r.str();
+    s.file = r.str();
+    s.component = r.str();
+    s.repo = r.str();
+    s.commit = r.str();
+    s.formats_found = r.i64();
+    s.skipped.resize(r.count());
+    for (auto& [reason, n] : s.skipped) {
+      reason = r.str();
+      n = r.i64();
+    }
+  }
+  ScanGate gate;
+  gate.literals = r.strs();
+  gate.error_markers = r.u32() != 0;
   if (!r.ok() || !r.at_end()) return std::nullopt;
-  return KnowledgeBase(std::move(entries), std::move(extractors), std::move(version));
+  KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));
+  kb.set_gate(std::move(gate));
+  return kb;
 }
 
 }  // namespace npu_doctor

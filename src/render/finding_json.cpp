@@ -40,9 +40,9 @@ json finding_json(const Finding& f, Lang lang) {
   j["severity"] = to_string(effective_severity(f));
   j["role"] = to_string(f.effective_role);
   j["title"] = e.title.get(lang);
-  j["cause"] = e.cause.get(lang);
+  j["cause"] = e.cause_text().get(lang);
   json rem = json::array();
-  for (const auto& r : e.remedies) rem.push_back(r.get(lang));
+  for (const auto& r : e.remedy_texts()) rem.push_back(r.get(lang));
   j["remedies"] = rem;
   if (!e.references.empty()) j["references"] = e.references;
   j["count"] = f.count;
