@@ -60,6 +60,11 @@ def cli_line(message, path, line):
 def main():
     commit = L.head_commit(MIRROR)
     records = go_records(MIRROR, commit, go_paths(MIRROR, commit, PREFIXES))
+    for r in records:
+        # The device plugin and the DCMI wrapper log the errors they return through hwlog's
+        # [ERROR] lines; the docker runtime's reach the user through docker's own message.
+        if r.kind == "returned" and not r.path.startswith("component/ascend-docker-runtime/"):
+            r.level = "error"
     cli = [p for p in L.list_files(MIRROR, commit, suffixes=(".c",))
            if p.startswith("component/ascend-docker-runtime/") and "/test" not in p]
     records += c_logger_records(MIRROR, commit, cli, {"Logger": (0, r"LEVEL_ERROR"),

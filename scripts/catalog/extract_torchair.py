@@ -7,7 +7,7 @@ Ascend/torchair (torch.compile's NPU backend: FX graphs to GE graphs or aclgraph
   prints '[ERROR] TORCHAIR(pid,python):time [file:line]tid message'.
 - C++ (torchair/): TNG_LOG(ERROR) << ... (the same line format), and the statuses it returns
   to Python (tng::Status::Error(fmt, ...), TNG_ASSERT(cond, fmt, ...), TNG_RAISE_ASSERT(cond,
-  fmt, ...)), shown as the exception's message.
+  fmt, ...)), raised in Python as RuntimeError (TngRuntimeError).
 
 usage: extract_torchair.py [MIRROR]   (default /work/.mirror/Ascend+torchair/repo)
 """
@@ -43,7 +43,8 @@ def status_records(commit, paths):
             if fmt is None or fmt.strip() in ("%s", ""):
                 continue
             fmt = fmt.strip()
-            out.append(Record(path, line, fmt, "printf", "returned", name, "", context_lines(lines, line),
+            # TNG_RAISE_IF_ERROR / TNG_RAISE_ASSERT throw TngRuntimeError, a RuntimeError in Python.
+            out.append(Record(path, line, fmt, "printf", "raise", "RuntimeError", "", context_lines(lines, line),
                               L.exception_line("RuntimeError", L.fill(fmt))))
     return out
 

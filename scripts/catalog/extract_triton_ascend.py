@@ -72,9 +72,6 @@ def main():
     py = [p for p in files if p.endswith(".py") and p.startswith(PY_SCOPE) and not is_test_path(p)]
     cpp = [p for p in files if p.endswith((".cpp", ".cc")) and p.startswith(CPP_SCOPE)]
     records = python_records(MIRROR, commit, py, py_log_line)
-    for r in records:  # 'ERROR:triton:...' is not a level word the line reader knows: recognise anywhere
-        if r.kind == "log":
-            r.level = ""
     records += diagnostic_records(MIRROR, commit, cpp, ["emitError", "emitOpError", "report_fatal_error", "llvm_unreachable"],
                                   diag_line)
     comp = F.Component(
