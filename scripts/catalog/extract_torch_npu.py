@@ -49,6 +49,10 @@ THROW_RE = r"C10_THROW_ERROR|throw\s+std::(?:runtime_error|invalid_argument|out_
 STD_EXC = {"runtime_error": ["RuntimeError"], "invalid_argument": ["ValueError"], "out_of_range": ["IndexError"],
            "logic_error": ["RuntimeError"], "length_error": ["ValueError"], "domain_error": ["ValueError"],
            "range_error": ["ValueError"], "overflow_error": ["OverflowError"]}
+# Exceptions torch_npu raises to steer its own code and catches again (the Inductor fast-launch
+# and grouped-plan fallbacks, unittest skips, warnings): they never reach the user as an error.
+CONTROL_FLOW = {"FastLaunchPlanUnavailable", "UnsupportedGroupedPlan", "SkipTest", "StopIteration", "RuntimeWarning",
+                "_error"}
 PY_ERR_HELPERS = {"pta_error": "PTA", "ops_error": "OPS", "dist_error": "DIST", "graph_error": "GRAPH", "prof_error": "PROF"}
 
 # ---------------------------------------------------------------------------------------------
@@ -288,8 +292,6 @@ def read_py(text):
         if err and fmt.endswith("{}"):
             fmt = fmt[:-2]  # the pta_error(...) suffix: a new line of its own
         if kind == "raise":
-            if name in ("SkipTest", "StopIteration", "RuntimeWarning", "_error"):
-                continue
             out.append(dict(fmt=fmt, kind="py-raise", classes=[name], err=err, line=line, style="python"))
         else:
             out.append(dict(fmt=fmt, kind="py-log", err=err, line=line, style="python"))
@@ -337,6 +339,9 @@ def build(calls, overrides):
     skipped, entries, seen, whys = collections.Counter(), [], set(), collections.Counter()
     for (fmt, style), sites in by_key.items():
         site = sites[0]
+        if site["kind"] == "py-raise" and all(k in CONTROL_FLOW for s in sites for k in s.get("classes", [])):
+            skipped["caught_internally"] += 1
+            continue
         classes = sorted({k for s in sites for k in s.get("classes", [])}, key=lambda k: (k != site.get("classes", [k])[0], k))
         raised = [k for k in classes] if site["kind"] in ("raise", "call-check", "py-raise") else []
         regex, _ = L.pattern_of(fmt, style, tuple(raised))
