@@ -252,7 +252,7 @@ def build(comp, records, rules, report=True):
         "family": comp.family, "description": comp.description,
         "source": {"component": comp.name, "repo": comp.repo_name, "commit": comp.commit,
                    "formats_found": found,
-                   "skipped": {k: v for k, v in (("too_generic", len(too_generic)), ("shadowed", len(shadowed))) if v}},
+                   "skipped": {"too_generic": len(too_generic), **({"shadowed": len(shadowed)} if shadowed else {})}},
         "defaults": {"origin": "source", "layer": comp.layer, "category": comp.default_category},
     }
     for e in entries:
