@@ -123,8 +123,10 @@ def sample_lines(f):
     logged = next((p for p in f.places if p.logged), None)
     if logged:
         out.append(C.logged_line(logged.module, logged, message))
+    # A text that is also logged gets `level: error` (its plog line); only a text that is never
+    # logged is shown in its TraceBack form, which has no level.
     reported = next((p for p in f.places if p.reported), None)
-    if reported:
+    if reported and not logged:
         out.append(C.report_line(reported.report_code or "E19999", message, reported.function, reported.path,
                                  reported.line))
     return out

@@ -10,7 +10,8 @@ A call such as REPORT_PREDEFINED_ERR_MSG("E10001", {"value", "parameter", "reaso
 the catalogued message with the values put in: "[PID: 123] <time> Invalid_Argument(E10001): Value
 x for parameter y is invalid. Reason: z" (older releases: "E10001: [PID: ..] ... Value [x] ...").
 The message is the format (its placeholders are %s), printed where the error manager prints (the
-exception text, stderr), so `level: any`. The codes themselves already have hand-written entries
+exception text, stderr) on a line the scan reads as error level ("[PID: ..] ... Title(E10001):"), so
+`level: error` (W-codes, warnings, `level: any`). The codes themselves already have hand-written entries
 (kb/cann_ecodes.yaml); the message entry takes the category of its code's entry, so both agree;
 codes without one take the code family's fallback (ecode.module-E1) unless a message rule fires.
 
@@ -83,7 +84,8 @@ def build(cat, codes, commit, curated):
         _category, role, symptom_of, _why = C.classify(fmt, [place], ge_rules.RULES)
         category, why = code_category(code, fmt, [place], curated)
         e = {"id": f"{cat['family']}.{code}", "format": fmt, "category": category, "role": role,
-             "symptom_of": symptom_of, "level": "any", "title": C.title(code, fmt),
+             "symptom_of": symptom_of, "level": "any" if code.startswith("W") else "error",
+             "title": C.title(code, fmt),
              "references": [L.blob_url(cat["repo"], commit, cat["path"], item["line"])],
              "samples": [C.registry_line(code, item["title"] or "Error", L.fill(fmt))],
              "_rule": why, "_module": item["class"], "_place": f"{cat['path']}:{item['line']}"}

@@ -31,16 +31,21 @@ def main():
     ap.add_argument("--doctor", default=os.path.join(C.ROOT, "build/src/npu-doctor"),
                     help="npu-doctor binary, to find the lines a hand-written entry already claims")
     ap.add_argument("--out", default=os.path.join(C.ROOT, "kb/messages/metadef.yaml"))
-    # metadef's messages are GE's kind (opp paths, plugin loading, tiling): GE's texts apply.
-    ap.add_argument("--texts", default=os.path.join(C.ROOT, "scripts/catalog/overrides/ge.texts.yaml"))
+    ap.add_argument("--texts", default=os.path.join(C.ROOT, "scripts/catalog/overrides/metadef.texts.yaml"))
+    # metadef's other messages are GE's kind (opp paths, plugin loading, tiling): GE's texts apply after.
+    ap.add_argument("--ge-texts", default=os.path.join(C.ROOT, "scripts/catalog/overrides/ge.texts.yaml"))
     ap.add_argument("--dump-tsv", help="also write every entry with its rule, module and place (for review)")
     a = ap.parse_args()
     commit = L.head_commit(C.mirror(REPO))
     files = cann_source.read_tree(C.mirror(REPO), C.is_product)
     formats, stats = C.formats_of(C.collect(files, G.SINKS, G.LEVEL_WORDS, lambda p: "GE"))
     entries, skipped = C.build_entries(formats, commit, REPO, "src-metadef", ge_rules.RULES,
-                                       lambda m: "metadef" if m in (None, "GE") else m, G.sample_lines)
-    full = C.apply_texts(entries, C.load_texts(a.texts), a.texts, families=["src-metadef"])
+                                       lambda m: "metadef" if m in (None, "GE") else m, G.sample_lines,
+                                       elsewhere=C.known_formats("ge.yaml", "ge_engines.yaml"))
+    C.apply_texts(entries, C.load_texts(a.texts), a.texts)
+    rest = [e for e in entries if not e.get("cause")]
+    C.apply_texts(rest, C.load_texts(a.ge_texts), a.ge_texts, families=["src-metadef"])
+    full = sum(1 for e in entries if e.get("cause"))
     claimed = C.agree_with_curated(entries, a.doctor)
     C.finish(entries, a.dump_tsv)
     C.write(a.out, "src-metadef",
@@ -49,7 +54,8 @@ def main():
             "scripts/catalog/extract_metadef.py.",
             "metadef", REPO, commit, len(formats), skipped, "compiler", entries)
     print(f"{a.out}: {len(entries)} entries from {len(formats)} formats, skipped {skipped}; {stats['calls']} calls "
-          f"({stats['non_literal']} non-literal); {full} with full texts; {claimed} samples claimed by hand-written entries", file=sys.stderr)
+          f"({stats['non_literal']} non-literal); {full} with full texts; {claimed} samples claimed by hand-written "
+          "entries", file=sys.stderr)
 
 
 if __name__ == "__main__":

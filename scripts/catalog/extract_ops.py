@@ -36,7 +36,8 @@ import ge_ops_common as C  # noqa: E402
 import ops_rules  # noqa: E402
 
 REPOS = [
-    dict(repo="hicann/opbase", family="src-opbase", out="kb/messages/ops_opbase.yaml", component="opbase (aclnn framework)"),
+    dict(repo="hicann/opbase", family="src-opbase", out="kb/messages/ops_opbase.yaml",
+         component="opbase (aclnn framework)"),
     dict(repo="hicann/ops-nn", family="src-ops-nn", out="kb/messages/ops_nn.yaml", component="ops-nn"),
     dict(repo="hicann/ops-math", family="src-ops-math", out="kb/messages/ops_math.yaml", component="ops-math"),
     dict(repo="hicann/ops-transformer", family="src-ops-transformer", out="kb/messages/ops_transformer.yaml",
@@ -108,8 +109,10 @@ def sample_lines(f):
     if logged:
         errno = ERRNO_VALUES.get(errno_of(logged) or "", None)
         out.append(C.op_line(logged, message, errno))
+    # A text that is also logged gets `level: error` (its plog line); only a text that is never
+    # logged is shown in its TraceBack form, which has no level.
     reported = next((p for p in f.places if p.reported), None)
-    if reported:
+    if reported and not logged:
         errno = ERRNO_VALUES.get(errno_of(reported) or "", None)
         code = reported.report_code or (REPORT_CODE.get(str(errno)[0]) if errno else None) or "EZ9999"
         out.append(C.report_line(code, message, reported.function, reported.path, reported.line))
@@ -126,6 +129,12 @@ def main():
     ap.add_argument("--cache", help="directory of pickles of the collected formats (read if there, else written)")
     a = ap.parse_args()
     texts = C.load_texts(a.texts)
+    # A text GE, metadef or an earlier operator library already has is counted as a duplicate here.
+    elsewhere = set(C.known_formats("ge.yaml", "ge_engines.yaml", "metadef.yaml"))
+    for src in REPOS:
+        if a.repo and src["repo"] not in a.repo and os.path.exists(os.path.join(C.ROOT, src["out"])) and \
+                REPOS.index(src) < max(REPOS.index(s) for s in REPOS if s["repo"] in a.repo):
+            elsewhere |= C.known_formats(os.path.basename(src["out"]))
     done = []
     for src in REPOS:
         if a.repo and src["repo"] not in a.repo:
@@ -137,7 +146,9 @@ def main():
             read_sources(repo), SINKS, LEVEL_WORDS, lambda p: "OP", counted=lambda p: counted(repo, p),
             extra_aliases=ALIASES)))
         entries, skipped = C.build_entries(formats, commit, repo, src["family"], ops_rules.RULES,
-                                           lambda m: src["component"], sample_lines)
+                                           lambda m: src["component"], sample_lines,
+                                           elsewhere=frozenset(elsewhere))
+        elsewhere |= {e["format"] for e in entries}
         done.append((src, commit, formats, stats, entries, skipped))
     everything = [e for d in done for e in d[4]]
     full = C.apply_texts(everything, texts, a.texts, families=[d[0]["family"] for d in done] if a.repo else None)

@@ -48,6 +48,14 @@ def mirror(name):
 # Collecting formats
 
 
+def sample_function(name):
+    """The function name put in a sample line. A name like "W4A8TilingProcess" printed as
+    "[W4A8TilingProcess]" reads as a glog "[W..." warning marker to the scan's level detection
+    (line_info.cpp find_level), so such a name is replaced."""
+    name = name or "Func"
+    return "Func" if re.match(r"[IWEF]\d", name) else name
+
+
 class Place:
     __slots__ = ("path", "line", "function", "macro", "module", "logged", "reported", "args", "context", "after",
                  "report_code")
@@ -316,7 +324,7 @@ def report_line(code, message, function, path, line):
     after "<code>: Internal error!" carries the code ("EZ9999[PID: ..] <time> (EZ9999):  text[FUNC..]",
     a line the code's own hand-written entry claims), the rest are TraceBack lines
     ("        text[FUNC:..][FILE:..][LINE:..]"), which is the form used here."""
-    return f"        {message}[FUNC:{function}][FILE:{os.path.basename(path)}][LINE:{line}]"
+    return f"        {message}[FUNC:{sample_function(function)}][FILE:{os.path.basename(path)}][LINE:{line}]"
 
 
 def registry_line(code, title, message):
@@ -326,7 +334,7 @@ def registry_line(code, title, message):
 
 def logged_line(module, place, message):
     """The plog line of a message logged at ERROR level by `module`'s leaf macro."""
-    f, n, fn, tid = os.path.basename(place.path), place.line, place.function, PID + 1
+    f, n, fn, tid = os.path.basename(place.path), place.line, sample_function(place.function), PID + 1
     if module == "GE":          # GELOGE: "%lu %s: ErrorNo: %u(%s)" fmt
         return L.plog_line("GE", f"{fn}: ErrorNo: 4294967295(failed){message}", file=f, line=n)
     if module in ("FE", "FFTS", "ASCENDCL"):   # "%lu %s:" fmt
@@ -347,7 +355,7 @@ def logged_line(module, place, message):
 def op_line(place, message, errno=None):
     """An operator-library line: aclnn (opdev OP_LOGE: "[%s:%d][NNOP][%s][%lu] errno[%d] %s") or
     host side, tiling / infershape (OP_LOGE_LIBOPAPI_REPORT: "[%s:%d][%s][%s][%lu] OpName:[%s] ")."""
-    f, n, fn, tid = os.path.basename(place.path), place.line, place.function, PID + 1
+    f, n, fn, tid = os.path.basename(place.path), place.line, sample_function(place.function), PID + 1
     if "/op_api/" in "/" + place.path or place.path.startswith("src/nnopbase/"):
         return plog("OP", f"[{f}:{n}][NNOP][{fn}][{tid}] errno[{errno or 161002}] OpName:[aclnnFoo] {message}")
     return plog("OP", f"[{f}:{n}][OPS_BASE][{fn}][{tid}] OpName:[Foo:foo_1] {message}")
@@ -357,9 +365,11 @@ def op_line(place, message, errno=None):
 
 
 def entry_level(f):
-    """`error` when the text only reaches logs at ERROR level; `any` when it is also reported
-    to the error manager (then it shows in the exception's error block, which has no level)."""
-    return "any" if f.reported else E
+    """`error` when the text is logged at ERROR level somewhere (its plog line carries the marker,
+    and so does the error manager's first report line "EZ9999[PID: ..] ... (EZ9999):"), which keeps
+    the entry behind the scan's gate (docs/scanning.md); `any` only for texts that are reported
+    and never logged: they show in the exception's TraceBack lines, which carry no level."""
+    return E if f.logged else "any"
 
 
 def write(path, family, description, component, repo_name, commit, formats_found, skipped, layer, entries,
@@ -416,7 +426,8 @@ GENERIC_WORDS = set("""a an the to of in on for from with by at as is are was be
 failed fail failure error errors err invalid check checked get got set init initialize initialized create created load
 loaded call called run execute exec do done process param params parameter value values result ret return code status
 null nullptr empty ok success successful op node name type size index num number info data func function failed.
-unknown unsupported supported support exist exists find found add update parse convert copy new make alloc malloc""".split())
+unknown unsupported supported support exist exists find found add update parse convert copy new make alloc
+malloc""".split())
 
 
 def is_generic(fmt):
@@ -447,15 +458,37 @@ def title(label, fmt, limit=56):
     return {"en": f"{label}: {text or fmt[:limit]}", "zh": f"{label}：{text or fmt[:limit]}"}
 
 
-def build_entries(formats, commit, repo_name, family, rules, label, sample_lines, default="other", extra=None):
+def known_formats(*names):
+    """The formats of already written catalogue files (kb/messages/<name>), to leave out a text
+    that an earlier file of this family of extractors has (GE before metadef before the operator
+    libraries): one entry per text, so two files never tie on the same pattern."""
+    import yaml
+    out = set()
+    for name in names:
+        path = os.path.join(ROOT, "kb/messages", name)
+        if not os.path.exists(path):
+            raise SystemExit(f"{path} is missing: run the extractors in order (extract_ge.py, extract_metadef.py, "
+                             "extract_ops.py)")
+        with open(path, encoding="utf-8") as f:
+            for m in re.finditer(r"^    format: (.*)$", f.read(), re.M):
+                out.add(yaml.safe_load(m.group(1)))
+    return out
+
+
+def build_entries(formats, commit, repo_name, family, rules, label, sample_lines, default="other", extra=None,
+                  elsewhere=frozenset()):
     """formats: {text: Format}. label(module) -> component name for generated titles.
-    sample_lines(format) -> [lines]. Returns (entries, skipped counts); each entry keeps its
-    rule name under "_rule" (for --dump-tsv; not written)."""
+    sample_lines(format) -> [lines]. `elsewhere`: texts an earlier catalogue file has (counted as
+    skipped duplicates). Returns (entries, skipped counts); each entry keeps its rule name under
+    "_rule" (for --dump-tsv; not written)."""
     skipped = {"too_generic": 0}
     entries, seen = [], set()
     for fmt in sorted(formats, key=lambda t: (formats[t].first.path, formats[t].first.line, t)):
         if L.pattern_of(fmt)[0] is None or is_decoration_only(fmt) or is_single_token(fmt):
             skipped["too_generic"] += 1
+            continue
+        if fmt in elsewhere:
+            skipped["duplicate"] = skipped.get("duplicate", 0) + 1
             continue
         f = formats[fmt]
         category, role, symptom_of, why = classify(fmt, f.places, rules, default)
