@@ -118,6 +118,17 @@ def generated_title(label_en, label_zh, fmt, limit=60):
 # Entries
 
 
+# Words that say only that something failed: a format made of nothing else ("failed %d",
+# "retCode=%#x.", "[%s] %s failed. Reason: %s.") would match almost every error line.
+_GENERIC_WORDS = set("""failed fail fails failure error errors err errno ret retcode result code value is the a an
+to of in for with and or not because reason due when ok success status""".split())
+
+
+def content_free(fmt, style="printf"):
+    text = " ".join(lib.literal_runs(fmt.split("\n")[0], style)).lower()
+    return not [w for w in re.findall(r"[a-z][a-z0-9]+", text) if w not in _GENERIC_WORDS]
+
+
 def recognisable(fmt):
     """The build keeps a pattern only when its first line has a literal of 4+ characters."""
     return lib.pattern_of(fmt)[0] is not None
@@ -153,12 +164,15 @@ def build_entries(formats, commit, repo_name, family, rules, sample_line, label,
     Returns (entries, skipped counts, decisions) where decisions maps id -> rule name."""
     overrides = load_overrides(overrides_path)
     curated = check_catalogue.curated_patterns()
-    skipped = {"too_generic": 0}
+    skipped = {"too_generic": 0, "content_free": 0}
     entries, decisions = [], {}
-    ids = unique_ids(family, [f for f in formats if recognisable(f)])
+    ids = unique_ids(family, [f for f in formats if recognisable(f) and not content_free(f)])
     for fmt in sorted(formats, key=lambda f: (formats[f].first.path, formats[f].first.line, f)):
         if not recognisable(fmt):
             skipped["too_generic"] += 1
+            continue
+        if content_free(fmt):
+            skipped["content_free"] += 1
             continue
         f = formats[fmt]
         place = f.first

@@ -19,6 +19,10 @@ DEVMM_DRV_ERR, svm_err, trs_err, DMS_ERR, HDC_LOG_ERR, ...), dlog_error / Dlog(.
 UsrDlog / usr_dlog / usr_sub_dlog at ERROR_LEVEL (HCCP, ROCE, NET), syslog(LOG_ERR, ...),
 MSNPU_PRINT_ERROR, and REPORT_INNER_ERR_MSG (the error manager).
 
+Left out (counted in the file's `skipped`): formats with no literal of 4 characters
+(too_generic) and formats whose words only say that something failed ("failed %d",
+"retCode=%#x."): they would match almost any error line (content_free).
+
 Usage: extract_driver.py [--repo DIR] [--out FILE] [--dump-tsv FILE]
 """
 import argparse

@@ -22,6 +22,10 @@ whose text the exception's "TraceBack" shows), or the runtime's error-code table
 (RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1003, ...), printed through RecordErrorLog). The macro layers
 are expanded, not listed (c_macro_expand.py).
 
+Left out (counted in the file's `skipped`): formats with no literal of 4 characters
+(too_generic) and formats whose words only say that something failed ("failed %d",
+"retCode=%#x."): they would match almost any error line (content_free).
+
 Usage: extract_runtime.py [--repo DIR] [--out FILE] [--dump-tsv FILE]
 """
 import argparse
@@ -195,7 +199,7 @@ RUNTIME_RULES = [
       r"|\b(alloc\w*|allocat\w*|apply\w*|creat\w*|new)\b\W+(\w+\W+){0,3}?(stream|event|notify|\bsq\b|\bcq\b|sqcq|sq ?cq|model|label|cdq|jetty|task ?group|\bids?\b|resource|cnt ?notify|queue)\w*\W+(\w+\W+){0,4}?fail"
       r"|fail\w* to (alloc\w*|allocat\w*|apply\w*|creat\w*|new|realloc\w*) (\w+ ){0,3}?(stream|event|notify|sq|cq|label|model|task|jetty|id|cnt ?notify)\b"
       r"|(stream|event|notify|\bsq\b|\bcq\b|label|model|task)\w* ?(id )?(alloc\w*|apply\w*|creat\w*)\W+(\w+\W+){0,2}?fail|resource alloc fail|too many (\w+ ){0,2}(stream|event|notify|task|model|label|process|acl graph|asynchronous|cntnotify|object)|(stream|event|notify|task|model|label|process|\bsq\b|\bcq\b|\bids?\b)s?\b.{0,60}(exceed\w*|reach\w*) (the )?(max\w*|limit|upper)|over ?limit|(stream|\bsq\b|\bcq\b|task|queue) (\w+ )?(is )?full\b|public buffer is full",
-      unless=r"length|path|name|string|size of|separator|placeholder|\blen\b"),
+      unless=r"length|path|name|string|size of|separator|placeholder|\blen\b|\bfound\b|\bexist|registered|trace"),
     # The driver and the device: driver calls that failed, device faults, the device daemon.
     R("driver-version", "driver_firmware_env", r"driver version|firmware version|cann and hdk|hardwareversion|driver.{0,40}not support|upgrade the driver"),
     R("driver-lib", "driver_firmware_env", r"(load|open)\w* .{0,20}driver (so|lib)|libascend_hal|ascend_hal"),

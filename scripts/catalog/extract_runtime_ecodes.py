@@ -8,7 +8,8 @@ errTitle). The error manager prints these messages in the exception text and the
 the scanner reads as an error-level line, so the entries have `level: error`.
 
 Kept: every E-code (ERROR level). Left out: W-codes (warnings: `skipped: warning`), formats
-with no literal of 4 characters (`too_generic`). Two codes with the same message become one
+with no literal of 4 characters (`too_generic`) or whose words only say that something failed
+(`content_free`: "%s failed. Reason: %s." would match any error line). Two codes with the same message become one
 entry whose title names both (`skipped: duplicate` counts the second).
 
 Category: the curated entry of the same code (kb/cann_ecodes.yaml) when there is one (so both
@@ -96,7 +97,7 @@ def main():
     items = json.loads(text)["error_info_list"]
     curated = curated_codes()
     overrides = cann_entries.load_overrides(a.overrides)
-    skipped = {"too_generic": 0, "warning": 0, "duplicate": 0}
+    skipped = {"too_generic": 0, "content_free": 0, "warning": 0, "duplicate": 0}
     by_format = {}
     for item in items:
         code = item["ErrCode"].strip()
@@ -106,6 +107,9 @@ def main():
             continue
         if not cann_entries.recognisable(fmt):
             skipped["too_generic"] += 1
+            continue
+        if cann_entries.content_free(fmt):
+            skipped["content_free"] += 1
             continue
         line = next((i + 1 for i, ln in enumerate(lines) if f'"{code}"' in ln), 1)
         if fmt in by_format:
