@@ -43,6 +43,8 @@ struct Finding {
   // WARNING level: the program carried on, so the finding is at most a warning
   // ("Failed to import vllm._C: No module named ..." in a healthy vLLM log).
   bool only_on_low_level_lines = true;
+  // Set when a context rule read the finding as another entry: the entry it was matched as.
+  const Entry* read_from = nullptr;
 
   // Set by the root-cause analysis.
   Role effective_role = Role::cause;  // the entry's role after cause/symptom reasoning

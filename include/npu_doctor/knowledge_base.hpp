@@ -2,7 +2,9 @@
 // The knowledge base: what every error code and message means, as loaded from
 // the data files in kb/ (embedded in the binary) and from user directories.
 // The file format is documented in docs/kb-schema.md.
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +45,15 @@ struct MatchPattern {
   std::vector<std::string> keys;
   bool gated = false;
   bool planned = false;
+};
+
+// Meaning from context: a code or message that means something else when a neighbouring
+// line of its first occurrence (the evidence line and its context lines) says so. The
+// finding is then read as the entry `means` ("EZ1001" next to "not implemented for
+// DT_BFLOAT16" is an unsupported dtype, not a shape error).
+struct ContextRule {
+  MatchPattern near;
+  std::string means;  // an entry id
 };
 
 // The verbatim row of the seed guide's error table (kb/seed.yaml keeps it exactly).
@@ -94,6 +105,7 @@ struct Entry {
   Origin origin = Origin::curated;
   LevelRequirement level = LevelRequirement::any;
   std::string format;                     // origin: source: the format the pattern was generated from
+  std::vector<ContextRule> context;       // what it means next to other lines
   // The category's general texts (kb/categories.yaml), for entries that have no cause or
   // remedies of their own; set by KnowledgeBase.
   const Entry* texts_from = nullptr;
@@ -150,6 +162,8 @@ struct CodeResolution {
   Specificity specificity = Specificity::unknown_code;
 };
 
+class Catalogue;
+
 class KnowledgeBase {
  public:
   KnowledgeBase() = default;
@@ -158,7 +172,15 @@ class KnowledgeBase {
   KnowledgeBase(KnowledgeBase&&) = default;
   KnowledgeBase& operator=(KnowledgeBase&&) = default;
 
+  // The entries decoded up front: the hand-written ones, the categories, users' files, and
+  // every entry of a knowledge base loaded from YAML. A snapshot's message catalogue is read
+  // in place instead (catalogue()); entry_count(), find_id() and for_each_entry() see both.
   const std::vector<Entry>& entries() const { return entries_; }
+  const Catalogue* catalogue() const { return catalogue_.get(); }
+  void set_catalogue(std::shared_ptr<Catalogue> catalogue);
+  std::size_t entry_count() const;
+  // Every entry, the catalogue's decoded as they come (slow for a large catalogue: lint, list).
+  void for_each_entry(const std::function<void(const Entry&)>& visit) const;
   const std::vector<KbSource>& sources() const { return sources_; }
   const ScanGate& gate() const { return gate_; }
   void set_gate(ScanGate gate) { gate_ = std::move(gate); }
@@ -171,6 +193,7 @@ class KnowledgeBase {
     std::vector<Extractor> extractors;
     std::vector<KbSource> sources;
     ScanGate gate;
+    std::shared_ptr<Catalogue> catalogue;
   };
   Parts release() &&;
 
@@ -192,6 +215,7 @@ class KnowledgeBase {
   std::vector<Extractor> extractors_;
   std::vector<KbSource> sources_;
   ScanGate gate_;
+  std::shared_ptr<Catalogue> catalogue_;
   std::string version_;
   std::map<std::string, std::size_t, std::less<>> by_id_;
   std::map<std::string, std::size_t, std::less<>> by_code_;  // "<ns>:<code>" -> entry index

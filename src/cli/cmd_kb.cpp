@@ -52,7 +52,7 @@ int run_lint(const LintArgs& a) {
     if (!p.file.empty()) std::cout << p.file << ":" << p.line << ": ";
     std::cout << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
   }
-  std::size_t entries = a.paths.empty() ? kb.entries().size()
+  std::size_t entries = a.paths.empty() ? kb.entry_count()
                                         : static_cast<std::size_t>(std::count_if(kb.entries().begin(), kb.entries().end(),
                                                                                  [](const Entry& e) { return e.user_defined; }));
   std::cout << entries << " entries checked: " << errors << " error(s), " << warnings << " warning(s)\n";
@@ -70,13 +70,13 @@ int run_list(const GlobalOptions& g, const ListArgs& a) {
     std::cerr << "npu-doctor: unknown category '" << a.category << "'\n";
     return kUsage;
   }
-  for (const auto& e : kb->entries()) {
-    if (!a.category.empty() && to_string(e.category) != a.category) continue;
+  kb->for_each_entry([&](const Entry& e) {
+    if (!a.category.empty() && to_string(e.category) != a.category) return;
     std::string codes;
     for (const auto& c : e.codes) codes += (codes.empty() ? "" : ",") + c;
     std::cout << e.id << "\t" << to_string(e.category) << "\t" << to_string(e.severity) << "\t" << codes << "\t"
               << e.title.get(ro.lang) << "\n";
-  }
+  });
   return kOk;
 }
 

@@ -8,6 +8,7 @@
 #include "finding_collector.hpp"
 #include "input_source.hpp"
 #include "kb_matcher.hpp"
+#include "npu_doctor/context_meaning.hpp"
 #include "npu_doctor/diagnosis.hpp"
 #include "scanner.hpp"
 
@@ -135,7 +136,7 @@ void join_parts(std::vector<ItemResult>& parts, ItemResult& joined) {
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   DiagnosisReport report;
   report.kb_version = kb_.version();
-  report.kb_entries = kb_.entries().size();
+  report.kb_entries = kb_.entry_count();
   Enumeration inputs = enumerate_inputs(options.paths);
 
   ScanOptions scan;
@@ -230,6 +231,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 }
 
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
+  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
+  for (const auto& f : report.findings) kept = std::max(kept, f.evidence.size());
+  apply_context_meanings(report.findings, kb, kept);
   // Presentation order: where each finding first occurs (input, then line).
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);

@@ -51,7 +51,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
                         true});
   }
 
-  for (const auto& e : kb.entries()) {
+  kb.for_each_entry([&](const Entry& e) {
     auto where = [&](std::string msg) { problems.push_back({e.source.file, e.source.line, "'" + e.id + "': " + msg, true}); };
     for (const auto& s : e.samples_match) {
       auto hits = matcher->match_line(s);
@@ -72,7 +72,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
                             false});
       }
     }
-  }
+  });
 
   std::set<std::string> extracted;
   for (const auto& x : kb.extractors()) {

@@ -1,6 +1,10 @@
 // Knowledge-base files (YAML, docs/kb-schema.md) -> Entry / Extractor values.
 // Every structural problem becomes a KbProblem with file:line; a broken entry is
 // left out and the rest of the file still loads.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -15,6 +19,7 @@
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "kb_snapshot.hpp"
+#include "npu_doctor/catalogue.hpp"
 #include "message_format.hpp"
 #include "regex.hpp"
 
@@ -277,7 +282,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
                 "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
-                "format_style", "level", "raised_as"},
+                "format_style", "level", "raised_as", "context"},
                "an entry");
   bool ok = true;
   auto fail = [&](const YAML::Node& at, const std::string& msg) {
@@ -343,6 +348,28 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   e.explains = r.string_list(n["explains"], "explains");
+  if (const YAML::Node ctx = n["context"]; ctx.IsDefined()) {
+    if (!ctx.IsSequence()) {
+      fail(ctx, "context must be a list of {near: regex, means: entry id}");
+    } else {
+      for (const auto& rule : ctx) {
+        if (!rule.IsMap()) {
+          fail(rule, "a context rule is {near: regex, means: entry id}");
+          continue;
+        }
+        r.check_keys(rule, {"near", "means", "ignore_case"}, "a context rule");
+        ContextRule c;
+        auto near = r.patterns(rule["near"], rule["ignore_case"].as<bool>(false));
+        c.means = r.scalar(rule["means"], "means").value_or("");
+        if (near.size() != 1 || c.means.empty()) {
+          fail(rule, "a context rule needs one regex in near and an entry id in means");
+          continue;
+        }
+        c.near = std::move(near.front());
+        e.context.push_back(std::move(c));
+      }
+    }
+  }
   if (n["priority"].IsDefined()) {
     try {
       e.priority = n["priority"].as<int>();
@@ -583,6 +610,20 @@ uint64_t fnv1a(uint64_t h, std::string_view s) {
   return h;
 }
 
+// A whole file mapped read-only until the process ends (empty on any failure).
+std::string_view map_file_forever(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  void* p = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ::close(fd);
+  if (p == MAP_FAILED) return {};
+  return {static_cast<const char*>(p), static_cast<std::size_t>(st.st_size)};
+}
+
 void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::string, std::string>>& files,
                     std::vector<KbProblem>& problems) {
   namespace fs = std::filesystem;
@@ -628,19 +669,18 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   std::vector<Extractor> extractors;
   std::vector<KbSource> sources;
   ScanGate gate;  // the shipped base's; patterns of files layered on top are planned against it
+  std::shared_ptr<Catalogue> catalogue;  // the shipped base's catalogue, read in place
   std::string base_version;
 
   // NPU_DOCTOR_KB_SNAPSHOT replaces the built-in snapshot with one npu-doctor-kbc wrote
   // (bench/kb_growth.sh measures knowledge bases of other sizes with it).
-  std::string replacement;
+  // The replacement is mapped for the life of the process, like the built-in snapshot, and
+  // like it is read in place (pages are read only when touched).
   std::vector<EmbeddedFile> snapshot_files(embedded_knowledge_base().begin(), embedded_knowledge_base().end());
   if (const char* path = std::getenv("NPU_DOCTOR_KB_SNAPSHOT"); path != nullptr && *path != '\0' && options.embedded) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    replacement = ss.str();
-    if (!in) problems.push_back({path, 0, "NPU_DOCTOR_KB_SNAPSHOT: cannot read this snapshot", true});
-    snapshot_files = {EmbeddedFile{path, replacement}};
+    static const std::string_view mapped = map_file_forever(path);
+    if (mapped.empty()) problems.push_back({path, 0, "NPU_DOCTOR_KB_SNAPSHOT: cannot map this snapshot", true});
+    snapshot_files = {EmbeddedFile{path, mapped}};
   }
   if (options.embedded) {
     for (const auto& f : snapshot_files) {
@@ -657,6 +697,7 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
       extractors = std::move(parts.extractors);
       sources = std::move(parts.sources);
       gate = std::move(parts.gate);
+      catalogue = std::move(parts.catalogue);
     }
   }
   std::map<std::string, std::size_t> entry_index;
@@ -732,6 +773,11 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
         problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
       }
     }
+    for (const auto& rule : e.context) {
+      if (entry_index.find(rule.means) == entry_index.end()) {
+        problems.push_back({e.source.file, e.source.line, "context means unknown entry id '" + rule.means + "'", true});
+      }
+    }
   }
   std::string version = base_version;
   if (builtin_files + files.size() > 0) {
@@ -741,6 +787,7 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   }
   KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));
   kb.set_gate(std::move(gate));
+  kb.set_catalogue(std::move(catalogue));
   return kb;
 }
 

@@ -1,6 +1,7 @@
 #include "kb_matcher.hpp"
 
 #include "message_format.hpp"
+#include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/line_info.hpp"
 #include "scan_plan.hpp"
 
@@ -85,15 +86,23 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   std::size_t next_entry = 0, next_extractor = 0;
 
   auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const MatchPattern* plan) {
-    auto ref = std::make_unique<PatternRef>();
-    ref->entry = e;
-    ref->extractor = x;
-    ref->pattern = &p;
     if (plan != nullptr) {
       m->planned_.push_back(*plan);
-      ref->pattern = &m->planned_.back();
+      plan = &m->planned_.back();
     }
-    m->refs_.push_back(std::move(ref));
+    const MatchPattern& use = plan != nullptr ? *plan : p;
+    PatternRef& ref = m->refs_.emplace_back();
+    ref.entry = e;
+    ref.extractor = x;
+    ref.regex = use.regex;
+    ref.ignore_case = use.ignore_case;
+    ref.gated = use.gated;
+    ref.level = e != nullptr ? e->level : LevelRequirement::any;
+    if (use.keys.size() <= ref.keys.size()) {
+      for (const auto& k : use.keys) ref.keys[ref.key_count++] = k;
+    } else {
+      ref.more_keys.assign(use.keys.begin(), use.keys.end());  // a wide alternation
+    }
   };
   for (const auto& x : kb.extractors()) {
     const MatchPattern* plan = nullptr;
@@ -105,6 +114,21 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     const Entry* planned = replan ? &unplanned_entries[next_entry++] : nullptr;
     for (std::size_t i = 0; i < e.patterns.size(); ++i) {
       add(&e, nullptr, e.patterns[i], planned != nullptr ? &planned->patterns[i] : nullptr);
+    }
+  }
+  // The catalogue of a snapshot, read in place: its entries are decoded only when matched.
+  if (const Catalogue* c = kb.catalogue()) {
+    for (std::size_t i = 0; i < c->size(); ++i) {
+      if (c->disabled(i)) continue;
+      const Catalogue::Pattern p = c->pattern(i);
+      PatternRef& ref = m->refs_.emplace_back();
+      ref.catalogue = i;
+      ref.regex = p.regex;
+      ref.ignore_case = p.ignore_case;
+      ref.gated = p.gated;
+      ref.level = p.level;
+      ref.key_count = p.key_count;
+      std::copy(p.keys.begin(), p.keys.begin() + static_cast<std::ptrdiff_t>(p.key_count), ref.keys.begin());
     }
   }
 
@@ -134,9 +158,9 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     }
   }
   for (std::size_t i = 0; i < m->refs_.size(); ++i) {
-    const MatchPattern& p = *m->refs_[i]->pattern;
-    if (p.gated) continue;
-    specs.push_back({p.regex, p.ignore_case});
+    const PatternRef& r = m->refs_[i];
+    if (r.gated) continue;
+    specs.push_back({std::string(r.regex), r.ignore_case});
     owner.push_back(i);
     ++m->ungated_;
   }
@@ -153,14 +177,15 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       problems.push_back({"", 0, "pattern engine failed: " + error.message, true});
       break;
     }
-    const PatternRef& bad = *m->refs_[owner[error.index]];
-    const SourceRef& where = bad.entry != nullptr ? bad.entry->source : bad.extractor->source;
-    const std::string& id = bad.entry != nullptr ? bad.entry->id : bad.extractor->id;
+    const PatternRef& bad = m->refs_[owner[error.index]];
+    const Entry* owner_entry = m->entry_of(bad);
+    const SourceRef& where = owner_entry != nullptr ? owner_entry->source : bad.extractor->source;
+    const std::string& id = owner_entry != nullptr ? owner_entry->id : bad.extractor->id;
     problems.push_back({where.file, where.line,
-                        "'" + id + "': no gate literal covers /" + bad.pattern->regex +
+                        "'" + id + "': no gate literal covers /" + std::string(bad.regex) +
                             "/ and the first-stage engine rejects it: " + error.message,
                         true});
-    m->refs_[owner[error.index]]->dead = true;
+    m->refs_[owner[error.index]].dead = true;
     specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(error.index));
     owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(error.index));
     --m->ungated_;
@@ -169,13 +194,15 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   // The second stage: every pattern in the index. A pattern without keys that runs in the
   // first stage anyway is a candidate exactly on the lines where the first stage found it.
   for (std::size_t i = 0; i < m->refs_.size(); ++i) {
-    if (m->refs_[i]->dead) continue;  // it could never be found: left out entirely
-    const MatchPattern& p = *m->refs_[i]->pattern;
-    if (p.keys.empty() && !p.gated) {
+    const PatternRef& r = m->refs_[i];
+    if (r.dead) continue;  // it could never be found: left out entirely
+    const auto keys = r.more_keys.empty() ? std::span<const std::string_view>(r.keys.data(), r.key_count)
+                                          : std::span<const std::string_view>(r.more_keys);
+    if (keys.empty() && !r.gated) {
       m->unindexed_ungated_.push_back(i);
       continue;
     }
-    m->index_.add(i, p.keys);
+    m->index_.add(i, keys);
   }
   m->index_.finish();
 
@@ -187,19 +214,25 @@ KbMatcher::~KbMatcher() = default;
 const Regex* KbMatcher::regex_of(const PatternRef& ref) const {
   std::call_once(ref.compiled, [&] {
     std::string err;
-    ref.regex = Regex::compile(ref.pattern->regex, ref.pattern->ignore_case, err);
+    ref.program = Regex::compile(ref.regex, ref.ignore_case, err);
   });
-  return ref.regex ? &*ref.regex : nullptr;
+  return ref.program ? &*ref.program : nullptr;
+}
+
+const Entry* KbMatcher::entry_of(const PatternRef& ref) const {
+  if (ref.entry != nullptr) return ref.entry;
+  if (ref.catalogue != kNoCatalogue && kb_.catalogue() != nullptr) return &kb_.catalogue()->entry(ref.catalogue);
+  return nullptr;
 }
 
 void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineInfo& info,
                         std::vector<LineHit>& out) const {
   if (pattern >= refs_.size()) return;
-  const PatternRef& ref = *refs_[pattern];
-  if (ref.entry != nullptr && ref.entry->level == LevelRequirement::error && info.level != LineLevel::error) return;
+  const PatternRef& ref = refs_[pattern];
+  if (ref.level == LevelRequirement::error && info.level != LineLevel::error) return;
   const Regex* re = regex_of(ref);
   if (re == nullptr) return;
-  if (ref.entry != nullptr) confirm_entry(ref, *re, line, info, out);
+  if (ref.extractor == nullptr) confirm_entry(ref, *re, line, info, out);
   else confirm_extractor(ref, *re, line, info.module, out);
 }
 
@@ -208,15 +241,15 @@ void KbMatcher::confirm_entry(const PatternRef& ref, const Regex& re, std::strin
   auto m = re.search(line);
   if (!m) return;
   LineHit hit;
-  hit.entry = ref.entry;
-  hit.specificity = ref.entry->origin == Origin::source ? Specificity::source_message : Specificity::message;
+  hit.entry = entry_of(ref);  // a catalogue entry is decoded here, the first time it matches
+  hit.specificity = hit.entry->origin == Origin::source ? Specificity::source_message : Specificity::message;
   hit.begin = m->begin;
   hit.end = m->end;
   for (auto& [name, value] : m->named) {
     if (name == "code") hit.code = value;
     else hit.captures.emplace_back(name, value);
   }
-  if (hit.code.empty() && !ref.entry->codes.empty()) hit.code = ref.entry->codes.front();
+  if (hit.code.empty() && !hit.entry->codes.empty()) hit.code = hit.entry->codes.front();
   out.push_back(std::move(hit));
 }
 
@@ -262,7 +295,7 @@ std::vector<LineHit> KbMatcher::match_line_reference(std::string_view line) cons
   std::vector<LineHit> hits;
   const LineInfo info = parse_line_info(line);
   for (std::size_t id = 0; id < refs_.size(); ++id) {
-    if (!refs_[id]->dead) confirm(id, line, info, hits);
+    if (!refs_[id].dead) confirm(id, line, info, hits);
   }
   dedupe_hits(hits);
   return hits;
@@ -280,7 +313,7 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough) 
   std::vector<std::string> lines;
   if (thorough) {
     for (const auto& x : kb_.extractors()) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
-    for (const auto& e : kb_.entries()) lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end());
+    kb_.for_each_entry([&](const Entry& e) { lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end()); });
     // Only lines the second stage recognises must pass (a sample of a pattern that failed
     // to compile is reported elsewhere).
     std::erase_if(lines, [&](const std::string& l) { return match_line(l).empty(); });
@@ -298,8 +331,9 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough) 
       }
     }
     for (const auto& ref : refs_) {
-      if (ref->pattern->gated) continue;
-      const auto& samples = ref->entry != nullptr ? ref->entry->samples_match : ref->extractor->samples_match;
+      if (ref.gated || ref.dead) continue;
+      const Entry* e = entry_of(ref);
+      const auto& samples = e != nullptr ? e->samples_match : ref.extractor->samples_match;
       lines.insert(lines.end(), samples.begin(), samples.end());
     }
   }

@@ -8,6 +8,7 @@
 // PCRE2 programs are compiled the first time a pattern is confirmed, so start-up does not
 // grow with the knowledge base.
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -47,7 +48,7 @@ class KbMatcher {
   // The first stage: any match marks its line for the second stage.
   const PatternSet& gate() const { return gate_; }
   std::size_t pattern_count() const {
-    return static_cast<std::size_t>(std::count_if(refs_.begin(), refs_.end(), [](const auto& r) { return !r->dead; }));
+    return static_cast<std::size_t>(std::count_if(refs_.begin(), refs_.end(), [](const auto& r) { return !r.dead; }));
   }
   // Patterns whose own regex runs in the first stage (the gate does not cover them).
   std::size_t ungated_count() const { return ungated_; }
@@ -82,23 +83,32 @@ class KbMatcher {
   std::size_t engine_self_test(std::string* first_miss = nullptr, bool thorough = false) const;
 
  private:
+  static constexpr std::size_t kNoCatalogue = static_cast<std::size_t>(-1);
   struct PatternRef {
-    const Entry* entry = nullptr;          // an entry's message pattern, or
+    const Entry* entry = nullptr;          // a decoded entry's message pattern, or
+    std::size_t catalogue = kNoCatalogue;  // a catalogue entry's (decoded when it matches), or
     const Extractor* extractor = nullptr;  // a code extractor
-    const MatchPattern* pattern = nullptr;
+    std::string_view regex;                // valid as long as the knowledge base is
+    bool ignore_case = false;
+    bool gated = false;
+    LevelRequirement level = LevelRequirement::any;
+    std::array<std::string_view, 8> keys{};  // the index keys (one per string of the best clause)
+    std::size_t key_count = 0;
+    std::vector<std::string_view> more_keys;  // instead, for a clause of more than 8 strings
     bool dead = false;  // the first stage rejected it and nothing gates it: never found
     mutable std::once_flag compiled;
-    mutable std::optional<Regex> regex;  // compiled on first use
+    mutable std::optional<Regex> program;  // compiled on first use
   };
   explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
   const Regex* regex_of(const PatternRef& ref) const;
+  const Entry* entry_of(const PatternRef& ref) const;
   void confirm_entry(const PatternRef& ref, const Regex& re, std::string_view line, const LineInfo& info,
                      std::vector<LineHit>& out) const;
   void confirm_extractor(const PatternRef& ref, const Regex& re, std::string_view line, std::string_view component,
                          std::vector<LineHit>& out) const;
 
   const KnowledgeBase& kb_;
-  std::vector<std::unique_ptr<PatternRef>> refs_;
+  std::deque<PatternRef> refs_;  // a deque: PatternRef holds a once_flag, which cannot move
   std::deque<MatchPattern> planned_;  // plans made here for patterns the compiler did not plan
   LineIndex index_;
   std::vector<std::size_t> unindexed_ungated_;

@@ -27,7 +27,7 @@ const LineIndex::Slot* LineIndex::Table::find(uint32_t key) const {
   }
 }
 
-void LineIndex::add(std::size_t id, const std::vector<std::string>& keys) {
+void LineIndex::add(std::size_t id, std::span<const std::string_view> keys) {
   patterns_ = std::max(patterns_, id + 1);
   if (keys.empty()) {
     always_.push_back(static_cast<uint32_t>(id));

@@ -6,6 +6,7 @@
 // patterns the knowledge base has.
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,7 @@ namespace npu_doctor {
 class LineIndex {
  public:
   // Registers pattern `id` (dense, from 0) with its keys; no keys: a candidate on every line.
-  void add(std::size_t id, const std::vector<std::string>& keys);
+  void add(std::size_t id, std::span<const std::string_view> keys);
   // Builds the tables; call once after every add().
   void finish();
 

@@ -33,7 +33,7 @@ struct GateOptions {
   // ("heartbeat", "numpy") is better left to that topic's patterns, which are more precise:
   // healthy logs print topic words ("device 3 heartbeat ok") all the time.
   std::size_t min_gain = 3;
-  std::size_t min_families = 2;
+  std::size_t min_families = 3;
   std::string_view background;      // healthy log text: literals common there are avoided
   double max_healthy_share = 0.01;  // a literal may let through at most this share of healthy lines
   // What the stack prints at ERROR level (the message catalogue's formats, one a line). When

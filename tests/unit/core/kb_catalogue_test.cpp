@@ -4,6 +4,8 @@
 
 #include "kb_matcher.hpp"
 #include "kb_snapshot.hpp"
+#include "npu_doctor/catalogue.hpp"
+#include "scan_plan.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {
@@ -158,7 +160,7 @@ TEST(KbCatalogue, TheSnapshotKeepsCatalogueFieldsAndTheGate) {
   gate.literals = {"fail", "timeout"};
   gate.error_markers = true;
   kb.set_gate(gate);
-  const auto back = read_kb_snapshot(write_kb_snapshot(kb));
+  const auto back = read_kb_snapshot_copy(write_kb_snapshot(kb));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->gate(), gate);
   const Entry* e = back->find_id("src-x.py");
@@ -169,6 +171,49 @@ TEST(KbCatalogue, TheSnapshotKeepsCatalogueFieldsAndTheGate) {
   ASSERT_EQ(back->sources().size(), 1u);
   EXPECT_EQ(back->sources()[0].commit, "0123456789abcdef0123456789abcdef01234567");
   EXPECT_EQ(back->find_id("src-x.notify")->cause_text().en, "general communication cause");
+}
+
+}  // namespace
+}  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+// A snapshot keeps planned catalogue entries in its catalogue section, read in place: not
+// decoded at load, matched through their records, decoded when a line matches them.
+TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
+  std::vector<KbProblem> problems;
+  KnowledgeBase yaml = testing::kb_from_yaml({kCatalogue, kCategories, kCurated}, problems);
+  ASSERT_TRUE(problems.empty());
+  auto parts = std::move(yaml).release();
+  ScanGate gate;
+  gate.literals = {"timeout"};
+  gate.error_markers = true;
+  plan_patterns(parts.entries, parts.extractors, gate, false);
+  KnowledgeBase planned(std::move(parts.entries), std::move(parts.extractors), "v", std::move(parts.sources));
+  planned.set_gate(gate);
+  const auto kb = read_kb_snapshot_copy(write_kb_snapshot(planned));
+  ASSERT_TRUE(kb);
+  ASSERT_NE(kb->catalogue(), nullptr);
+  EXPECT_EQ(kb->catalogue()->size(), 3u);          // the three src-x entries
+  EXPECT_EQ(kb->entries().size(), 2u);             // the curated one and the category texts
+  EXPECT_EQ(kb->entry_count(), 5u);
+  const Entry* e = kb->find_id("src-x.py");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->format, "Unsupported dtype {} for {}");
+  EXPECT_EQ(kb->find_id("src-x.nope"), nullptr);
+  auto m = KbMatcher::build(*kb, problems);
+  ASSERT_TRUE(problems.empty());
+  const auto hits = m->match_line("[ERROR] HCCL(1,python):x wait timeout, id[3]");
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].entry->id, "src-x.wait");
+  EXPECT_EQ(hits[0].entry->cause_text().en, "general communication cause");  // category texts reach decoded entries
+  std::size_t visited = 0;
+  kb->for_each_entry([&](const Entry&) { ++visited; });
+  EXPECT_EQ(visited, 5u);
+  // Damage: a cut snapshot is refused.
+  const std::string bytes = write_kb_snapshot(planned);
+  EXPECT_FALSE(read_kb_snapshot_copy(bytes.substr(0, bytes.size() - 20)));
 }
 
 }  // namespace

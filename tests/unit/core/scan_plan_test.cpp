@@ -85,10 +85,11 @@ TEST(IndexKeys, OneRareKeyPerStringOfTheBestClause) {
 
 TEST(LineIndex, ALineWakesOnlyThePatternsWhoseKeysItHolds) {
   LineIndex idx;
-  idx.add(0, {"sock"});
-  idx.add(1, {"noti", "time"});
+  const std::string_view k0[] = {"sock"}, k1[] = {"noti", "time"}, k3[] = {"abc"};
+  idx.add(0, k0);
+  idx.add(1, k1);
   idx.add(2, {});  // not indexable: every line
-  idx.add(3, {"abc"});
+  idx.add(3, k3);
   idx.finish();
   std::vector<LineIndex::Hit> out;
   std::vector<uint32_t> seen;

@@ -91,8 +91,9 @@ TEST(TwoStageScan, TheShippedGateIsSmallAndCoversMostPatterns) {
   std::vector<KbProblem> problems;
   auto matcher = KbMatcher::build(kb, problems);
   EXPECT_LE(kb.gate().literals.size(), 16u);
-  // Most hand-written patterns need a gate word; the catalogue's (error-level) all do.
-  EXPECT_LT(matcher->ungated_count() * 3, matcher->pattern_count()) << matcher->ungated_count() << " ungated";
+  // At least half of the hand-written patterns need a generic gate word (the others run in
+  // the first stage; kbc names them); the catalogue's, error-level, all need a marker.
+  EXPECT_LE(matcher->ungated_count() * 2, matcher->pattern_count()) << matcher->ungated_count() << " ungated";
   // A healthy INFO line passes no gate; an error line does.
   EXPECT_FALSE(matcher->passes_gate("[INFO] RUNTIME(1,python):2024-05-20-10:00:00.002.047 [stream.cc:1140]1 aclrtSynchronizeStream stream=7 ok, cost 7952 us"));
   EXPECT_TRUE(matcher->passes_gate("[ERROR] RUNTIME(1,python):2024-05-20-10:00:00.002.047 [stream.cc:1140]1 something went wrong"));
