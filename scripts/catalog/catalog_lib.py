@@ -564,10 +564,86 @@ def text_map(t):
     return "{en: " + q(t["en"]) + ", zh: " + q(t["zh"]) + "}"
 
 
+# ---------------------------------------------------------------------------------------------
+# What the scan's gate can cover (docs/scanning.md, docs/kb-messages.md "level")
+
+# find_level() (src/core/line_info.cpp) in short: the markers of an error-level line. The
+# build's lint checks every `level: error` sample with the real function.
+_GLOG_START = re.compile(r"^[EF]\d{4} \d\d:")
+_LEVEL_WORDS = [("[ERROR]", "E"), ("[WARNING]", "W"), ("[WARN]", "W"), ("ERROR:", "E"), ("[INFO]", "I"),
+                ("[DEBUG]", "D"), ("[TRACE]", "D"), ("[EVENT]", "I"), ("ERROR ", "E"), ("WARNING ", "W"),
+                ("INFO ", "I"), ("DEBUG ", "D"), ("| ERROR", "E"), ("| WARNING", "W"), ("| INFO", "I"),
+                ("- ERROR -", "E"), ("- WARNING -", "W"), ("- INFO -", "I")]
+_REPORTED = re.compile(r"[EW][0-9A-Z]\d{4}(?:: )?\[PID:|\([EW][0-9A-Z]\d{4}\):")
+
+
+def is_error_level_line(line):
+    head = line[:160]
+    if _GLOG_START.match(head):
+        return True
+    for m in re.finditer(r"\[([WEIF])[ \d]", head):
+        return m.group(1) in "EF"
+    best, level = None, None
+    for word, lv in _LEVEL_WORDS:
+        p = head.find(word)
+        if p < 0 or (best is not None and p >= best):
+            continue
+        if word[0] not in "[|-" and p > 0 and head[p - 1] not in " )]":
+            continue
+        best, level = p, lv
+    if level is not None:
+        return level == "E"
+    m = _REPORTED.search(head) if "[PID:" in head else None
+    return bool(m) and m.group(0).lstrip("(")[0] == "E"
+
+
+# Words every scan gate has (a gate literal of the hand-written knowledge base): a `level: any`
+# entry whose literal text holds one is covered by the gate without adding a literal to it.
+GATE_WORDS = ("error", "fail", "exception", "timeout")
+
+
+def gate_covers(e, style="printf"):
+    """True when the scan's first stage need not run this entry's pattern: it is recognised
+    only on error-level lines, or every match holds one of GATE_WORDS."""
+    if e.get("level") == "error":
+        return True
+    runs = [r.lower() for r in literal_runs(e["format"].split("\n")[0], style)]
+    if any(w in r for r in runs for w in GATE_WORDS):
+        return True
+    classes = e.get("raised_as") or []
+    return bool(classes) and all(any(w in c.lower() for w in GATE_WORDS) for c in classes)
+
+
+def gate_policy(header, entries):
+    """Every entry the gate cannot cover would run in the scan's first stage and slow every scan
+    (docs/scanning.md). An entry whose sample is an error-level line gets `level: error`; one
+    that stays uncoverable is left out and counted in `source.skipped.ungated`."""
+    default_level = header["defaults"].get("level", "any")
+    kept, ungated, promoted = [], 0, 0
+    for e in entries:
+        style = e.get("format_style") or "printf"
+        view = dict(e, level=e.get("level") or default_level)
+        if not gate_covers(view, style) and all(is_error_level_line(s) for s in e["samples"]):
+            e["level"] = "error" if default_level != "error" else ""
+            promoted += 1
+        elif not gate_covers(view, style):
+            ungated += 1
+            continue
+        kept.append(e)
+    if ungated:
+        header["source"].setdefault("skipped", {})["ungated"] = ungated
+    return kept, promoted, ungated
+
+
 def write_messages_file(path, header, entries):
     """header: dict with family, description, source{...}, defaults{...}.
     entries: list of dicts with id, format, [format_style], category, [role], [symptom_of],
-    [severity], [level], [raised_as], title{en,zh}, [cause], [remedies], references, samples."""
+    [severity], [level], [raised_as], title{en,zh}, [cause], [remedies], references, samples.
+    gate_policy() decides the level of entries the scan's gate could not cover, or leaves them out."""
+    entries, promoted, ungated = gate_policy(header, entries)
+    if promoted or ungated:
+        print(f"{path}: gate policy: {promoted} entries made level error (error-level samples), "
+              f"{ungated} left out (skipped.ungated)")
     out = ["schema: npu-doctor/kb/v1", f"family: {header['family']}",
            "description: " + q(header["description"]), "source:"]
     for k, v in header["source"].items():

@@ -12,7 +12,8 @@ ERROR level means a call that reaches one of GE's leaf log macros at error level
   TE_FUSION_LOG(TE_FUSION_LOG_ERROR) (TEFUSION), ACL_LOG_*ERROR (ASCENDCL), HCCL_ERROR in the
   HCCL graph engine (HCCL), AICPUE_LOGE (AICPU), RTS_LOGE (RUNTIME), UDF_LOG_ERROR (UDF),
   DVPP_ENGINE_LOG_ERROR (DVPP), or the error manager (REPORT_INNER_ERR_MSG: the text shows in the
-  exception's error block, `level: any`). The wrapper layers (GE_CHK_STATUS_RET, GE_CHK_BOOL_EXEC,
+  exception's error block, `level: any`; kept only when a gate word makes
+  it cheap to scan, catalog_lib.gate_policy). The wrapper layers (GE_CHK_STATUS_RET, GE_CHK_BOOL_EXEC,
   REPORT_FE_ERROR ...) are expanded, not listed (c_macro_expand.py).
 The E-codes GE reports with REPORT_PREDEFINED_ERR_MSG print their catalogued messages: those are
 in kb/messages/ge_error_codes.yaml (extract_ge_error_codes.py).

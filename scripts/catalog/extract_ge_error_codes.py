@@ -11,7 +11,7 @@ the catalogued message with the values put in: "[PID: 123] <time> Invalid_Argume
 x for parameter y is invalid. Reason: z" (older releases: "E10001: [PID: ..] ... Value [x] ...").
 The message is the format (its placeholders are %s), printed where the error manager prints (the
 exception text, stderr) on a line the scan reads as error level ("[PID: ..] ... Title(E10001):"), so
-`level: error` (W-codes, warnings, `level: any`). The codes themselves already have hand-written entries
+`level: error` (W-codes, warnings, would be `level: any` and are left out by catalog_lib.gate_policy). The codes themselves already have hand-written entries
 (kb/cann_ecodes.yaml); the message entry takes the category of its code's entry, so both agree;
 codes without one take the code family's fallback (ecode.module-E1) unless a message rule fires.
 

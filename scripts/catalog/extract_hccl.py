@@ -11,7 +11,8 @@ What is read (test, example and stub trees left out):
   CHK_RET_THROW with a literal or StringFormat(fmt, ...)): THROW logs them with HCCL_ERROR
   before throwing, the others are logged at ERROR where they are caught;
 - RPT_INNER_ERR_PRT / RPT_CALL_ERR / RPT_CALL_ERR_PRT: error-manager reports (EI9999), shown
-  in the error message block of the exception, so `level: any`.
+  in the error message block of the exception, so `level: any` (kept only when a gate word
+  makes it cheap to scan, catalog_lib.gate_policy).
 RPT_INPUT_ERR / RPT_ENV_ERR report E-codes (EI0001 ...) whose texts live in the error-code
 catalogue (kb/cann_ecodes.yaml), not in these sources.
 

@@ -19,7 +19,7 @@ ERROR level: the call reaches DlogRecord / DlogRecordInner at DLOG_ERROR / OP_LO
 module OP (aclnn: "[file:line][NNOP][func][tid] errno[161002] OpName:[aclnnX] <text>"; host side:
 "[file:line][OPS_BASE][func][tid] OpName:[Type:name] <text>"), or the error manager (OP_LOGE reports
 its text: EZ1001 for a parameter error, EZ9999 inner ... "AclNN_Parameter_Error(EZ1001): <text>";
-REPORT_INNER_ERR_MSG): then `level: any`. The macro layers are expanded (c_macro_expand.py); the fixed
+REPORT_INNER_ERR_MSG): then `level: any` (kept only with a gate word, catalog_lib.gate_policy). The macro layers are expanded (c_macro_expand.py); the fixed
 texts of the OP_LOGE_FOR_INVALID_* / OP_CHECK_DTYPE_* macros are one format each.
 
 Usage: extract_ops.py [--repo NAME ...] [--doctor build/src/npu-doctor] [--dump-tsv FILE] [--cache DIR]
