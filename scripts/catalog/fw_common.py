@@ -72,7 +72,7 @@ empty the a an of to in on at for and or with by from get set ret code err msg m
 parameter parameters input output unknown unexpected wrong bad check checked call called please it this that be
 has have no can cannot cant should must type return returned result status info data key name id index file path
 number num size occurred occur happened while when after before got but expected expect actual got
-support supported
+support supported defined
 """.split())
 
 
