@@ -116,7 +116,7 @@ int run_coverage(const GlobalOptions& g, const std::string& format) {
   std::printf("%-16s %-28s %-12s %8lld %8lld %6.1f%%\n", "total", "", "", found, covered,
               found > 0 ? 100.0 * static_cast<double>(covered) / static_cast<double>(found) : 0.0);
   std::cout << "found: ERROR-level formats in the source at that commit; covered: catalogue entries; "
-               "skipped: left out (too generic to recognise, duplicates). Details: docs/kb-messages.md\n";
+               "skipped: left out (too generic to recognise, duplicates, too costly to scan). Details: docs/kb-messages.md\n";
   return kOk;
 }
 

@@ -84,6 +84,9 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   }
   plan_patterns(unplanned_entries, unplanned_extractors, kb.gate(), true);
   std::size_t next_entry = 0, next_extractor = 0;
+  // The index keys of the hand-written patterns (refs_ 0..n-1), until the index is built; a
+  // catalogue pattern's are read from the catalogue then.
+  std::vector<std::vector<std::string_view>> own_keys;
 
   auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const MatchPattern* plan) {
     if (plan != nullptr) {
@@ -98,11 +101,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     ref.ignore_case = use.ignore_case;
     ref.gated = use.gated;
     ref.level = e != nullptr ? e->level : LevelRequirement::any;
-    if (use.keys.size() <= ref.keys.size()) {
-      for (const auto& k : use.keys) ref.keys[ref.key_count++] = k;
-    } else {
-      ref.more_keys.assign(use.keys.begin(), use.keys.end());  // a wide alternation
-    }
+    own_keys.emplace_back(use.keys.begin(), use.keys.end());
   };
   for (const auto& x : kb.extractors()) {
     const MatchPattern* plan = nullptr;
@@ -127,8 +126,6 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       ref.ignore_case = p.ignore_case;
       ref.gated = p.gated;
       ref.level = p.level;
-      ref.key_count = p.key_count;
-      std::copy(p.keys.begin(), p.keys.begin() + static_cast<std::ptrdiff_t>(p.key_count), ref.keys.begin());
     }
   }
 
@@ -196,8 +193,11 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   for (std::size_t i = 0; i < m->refs_.size(); ++i) {
     const PatternRef& r = m->refs_[i];
     if (r.dead) continue;  // it could never be found: left out entirely
-    const auto keys = r.more_keys.empty() ? std::span<const std::string_view>(r.keys.data(), r.key_count)
-                                          : std::span<const std::string_view>(r.more_keys);
+    Catalogue::Pattern from_catalogue;
+    if (r.catalogue != kNoCatalogue) from_catalogue = kb.catalogue()->pattern(r.catalogue);
+    const auto keys = r.catalogue != kNoCatalogue
+                          ? std::span<const std::string_view>(from_catalogue.keys.data(), from_catalogue.key_count)
+                          : std::span<const std::string_view>(own_keys[i]);
     if (keys.empty() && !r.gated) {
       m->unindexed_ungated_.push_back(i);
       continue;

@@ -92,9 +92,8 @@ class KbMatcher {
     bool ignore_case = false;
     bool gated = false;
     LevelRequirement level = LevelRequirement::any;
-    std::array<std::string_view, 8> keys{};  // the index keys (one per string of the best clause)
-    std::size_t key_count = 0;
-    std::vector<std::string_view> more_keys;  // instead, for a clause of more than 8 strings
+    // No index keys here: they are read once, when the index is built (a catalogue's tens of
+    // thousands of patterns would otherwise cost ~160 bytes each for the whole scan).
     bool dead = false;  // the first stage rejected it and nothing gates it: never found
     mutable std::once_flag compiled;
     mutable std::optional<Regex> program;  // compiled on first use

@@ -1,0 +1,217 @@
+"""Pieces the HCCL, torch_npu and op-plugin extractors share (docs/kb-messages.md): call
+sites with their span (to read the code around a log call), first-match category rules,
+generated long-tail titles, per-entry overrides, and the check that a hand-written entry
+of kb/*.yaml already claims a sample (its category then wins).
+
+Standard library + PyYAML only; catalog_lib holds what every extractor needs.
+"""
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import yaml
+
+import catalog_lib as L
+
+# ---------------------------------------------------------------------------------------------
+# Call sites with their span
+
+
+def join_continuations(clean):
+    """Macro bodies continue lines with a backslash after white space; the backslash is not part
+    of the expression (it would hide the literals around it). Line numbers stay right."""
+    return re.sub(r"(?<=[ \t])\\\n", " \n", clean)
+
+
+def call_sites(clean, macro_regex):
+    """Yields (name, args, start, end, line) for each call `NAME(` whose NAME matches
+    macro_regex in comment-free text; the macro's own #define line is skipped."""
+    pat = re.compile(r"(?<![\w.])(" + macro_regex + r")\s*\(")
+    for m in pat.finditer(clean):
+        line_start = clean.rfind("\n", 0, m.start()) + 1
+        if clean[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        args, end = L._call_args(clean, m.end() - 1)
+        if args is None:
+            continue
+        yield m.group(1), args, m.start(), end, clean.count("\n", 0, m.start()) + 1
+
+
+def enclosing_function(clean, pos):
+    """The name of the C function defined before pos (a definition starts at column 0)."""
+    for m in reversed(list(re.finditer(r"(?m)^[A-Za-z_][\w \t\*:<>,]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*(?:const\s*)?\{?\s*$",
+                                        clean[:pos][-20000:]))):
+        if m.group(1) not in ("if", "while", "for", "switch", "return"):
+            return m.group(1)
+    return "func"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules: (name, regex over the message, category, why) -- the first that matches decides.
+
+
+class Rules:
+    def __init__(self, table, flags=re.I):
+        self.table = [(name, re.compile(rx, flags), cat) for name, rx, cat in table]
+
+    def first(self, text):
+        for name, rx, cat in self.table:
+            if rx.search(text):
+                return name, cat
+        return None, None
+
+
+# ---------------------------------------------------------------------------------------------
+# Titles for the long tail: the component and the message's own words
+
+_TAGS = re.compile(r"^(?:\s*\[[^\]]*\])+")
+
+
+def message_words(fmt, style="printf", limit=56):
+    """The message's literal words, leading [Tag][Tag] prefixes, errNo[...] and placeholders
+    left out, cut at a word boundary."""
+    text = "".join(lit if lit is not None else "\x00" for lit, _ in L.pieces(fmt, style)).split("\n")[0]
+    text = re.sub(r"errNo\[[^\]]*\]", " ", text)
+    text = re.sub(r"\[\x00\]|\(\x00\)|\{\x00\}", "", text)
+    text = _TAGS.sub("", text)
+    text = text.replace("\x00", " ")
+    text = re.sub(r"\[\s*\]|\(\s*\)|\{\s*\}", " ", text)
+    text = re.sub(r"\s+", " ", text).strip(" ,.:;-=!>|")
+    text = re.sub(r"^[\]\)\}]+\s*", "", text)
+    if len(text) > limit:
+        cut = text[:limit].rsplit(" ", 1)[0]
+        text = (cut if len(cut) > limit // 2 else text[:limit]).rstrip(" ,.:;-=([{") + " ..."
+    return text or "error"
+
+
+def generated_title(component, fmt, style="printf"):
+    words = message_words(fmt, style)
+    return {"en": f"{component}: {words}", "zh": f"{component}：{words}"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Overrides: scripts/catalog/overrides/<component>.yaml, keyed by entry id
+
+OVERRIDE_KEYS = {"category", "role", "symptom_of", "title", "cause", "remedies", "level", "severity", "raised_as"}
+
+
+def load_overrides(path):
+    """{entry id: {key: value}} from an overrides file: `texts:` blocks give one hand-written
+    text (title, cause, remedies, category ...) to every id in their `ids:` list (the same
+    message printed from several places); `entries:` sets keys of single entries."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        data = yaml.safe_load(f) or {}
+    out = {}
+    for i, block in enumerate(data.get("texts") or []):
+        ids = block.get("ids") or []
+        val = {k: v for k, v in block.items() if k not in ("ids", "note")}
+        bad = set(val) - OVERRIDE_KEYS
+        if bad or not ids:
+            raise SystemExit(f"{path}: texts[{i}]: unknown keys {sorted(bad)} or no ids")
+        for ident in ids:
+            if ident in out:
+                raise SystemExit(f"{path}: {ident} is in two texts blocks")
+            out[ident] = dict(val)
+    for key, val in (data.get("entries") or {}).items():
+        bad = set(val) - OVERRIDE_KEYS
+        if bad:
+            raise SystemExit(f"{path}: {key}: unknown keys {sorted(bad)}")
+        out.setdefault(key, {}).update(val)
+    return out
+
+
+def check_overrides(overrides, entries, path):
+    """Every id an overrides file names must exist (a changed format changes its id)."""
+    known = {e["id"] for e in entries}
+    missing = sorted(set(overrides) - known)
+    if missing:
+        import sys
+        print(f"{path}: {len(missing)} ids not produced by the extractor (re-run overrides/author.py): "
+              f"{missing[:5]}", file=sys.stderr)
+    return not missing
+
+
+def apply_override(entry, ov):
+    for k, v in ov.items():
+        if v is None:
+            entry.pop(k, None)
+        else:
+            entry[k] = v
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-written entries that already claim a line (by a message pattern)
+
+
+def curated_claims(lines, doctor, kb_dir):
+    """{line index: (entry id, category, role)} for the lines a hand-written entry of kb/*.yaml
+    recognises by a message pattern (not only by a code), as `npu-doctor diagnose` sees them
+    with the built-in knowledge base. Runs the binary once per chunk of lines. Generic
+    wrappers and hints (python.exception claims every "RuntimeError: " line; rank-identity
+    hints only capture context) say nothing about the category and are left out."""
+    claims = {}
+    if not doctor or not os.path.exists(doctor):
+        return claims
+    curated_ids = set()
+    for name in os.listdir(kb_dir):
+        if name.endswith(".yaml"):
+            with open(os.path.join(kb_dir, name), encoding="utf-8") as f:
+                d = yaml.safe_load(f)
+            curated_ids.update(e["id"] for e in d.get("entries", []) if e.get("match"))
+    chunk = 4000
+    for base in range(0, len(lines), chunk):
+        part = lines[base:base + chunk]
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False, encoding="utf-8") as tf:
+            # A blank line between samples keeps one line's context from touching the next.
+            tf.write("\n\n".join(part) + "\n")
+            path = tf.name
+        try:
+            res = subprocess.run([doctor, "diagnose", "-f", "json", "--max-evidence", "1000", "-B", "0", "-A", "0",
+                                  "-j", "1", path], capture_output=True, timeout=600)
+            doc = json.loads(res.stdout or b"{}")
+        finally:
+            os.unlink(path)
+        for f in doc.get("findings", []):
+            if f.get("rule") not in curated_ids or f.get("role") in ("wrapper", "hint"):
+                continue
+            for ev in f.get("evidence", []):
+                idx = base + (ev["line"] - 1) // 2
+                claims.setdefault(idx, (f["rule"], f["category"], f.get("role")))
+    return claims
+
+
+# ---------------------------------------------------------------------------------------------
+# Ids
+
+
+def unique_id(family, fmt, style, seen):
+    base = L.slug(fmt, style)
+    ident = f"{family}.{base}"
+    if ident in seen:
+        import hashlib
+        ident = f"{family}.{base}-{hashlib.sha1(fmt.encode()).hexdigest()[4:10]}"
+    seen.add(ident)
+    return ident
+
+
+def drop_defaults(entries, defaults):
+    """Leave out of each entry what the file's defaults already say (role, level, category)."""
+    for e in entries:
+        for k in ("role", "level", "category"):
+            if k in e and k in defaults and e[k] == defaults[k] and k != "category":
+                del e[k]
+
+
+def too_generic(fmt, style="printf"):
+    """True when a format has nothing to recognise a line by: the build's rule (no literal run
+    of 4 characters), or no word of 3 letters at all ("====", " ..."), or a single short word
+    ("%s end.", "failed: %s") that would claim unrelated lines of any module."""
+    regex, longest = L.pattern_of(fmt, style)
+    if regex is None:
+        return True
+    words = re.findall(r"[A-Za-z]{3,}", " ".join(L.literal_runs(fmt, style)))
+    return not words or (len(words) == 1 and longest < 10)

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Checks generated catalogue files the way the build will, before the build can (and after):
+
+- every file loads (PyYAML), ids are unique across kb/messages/*.yaml;
+- every sample matches its own entry's generated pattern (catalog_lib.pattern_of) and, among
+  all catalogue entries, its own entry wins (the most literal text; docs/kb-messages.md);
+- samples of entries with `level: error` are error-level lines;
+- a sample that a hand-written entry (kb/*.yaml) also recognises is listed with both
+  categories, so the catalogue entry can be made to agree (the curated one wins at run time).
+
+Usage: check_catalogue.py [FILE...]   (default: every kb/messages/*.yaml; the files given are
+the ones whose samples are checked, all files compete)
+Exit status 1 when a check fails.
+"""
+import glob
+import os
+import re
+import sys
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog_lib as lib  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORD = re.compile(r"[A-Za-z0-9_]{4,}")
+
+
+def literal_len(fmt, style):
+    return sum(len(r) for r in lib.literal_runs(fmt.split("\n")[0], style))
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def catalogue_entries(paths, required):
+    out = []
+    for p in paths:
+        try:
+            d = load(p)
+        except yaml.YAMLError as err:
+            # Another extractor may be rewriting its file right now; only the files being
+            # checked must load.
+            if p in required:
+                raise
+            print(f"warning: {os.path.basename(p)} does not load, left out of the competition: {str(err).splitlines()[0]}")
+            continue
+        dflt = d.get("defaults", {})
+        for e in d.get("entries", []):
+            style = e.get("format_style", dflt.get("format_style", "printf"))
+            if "format" not in e:
+                continue
+            regex, _ = lib.pattern_of(e["format"], style, tuple(e.get("raised_as", ())))
+            out.append({"file": os.path.basename(p), "id": e["id"], "regex": regex and re.compile(regex),
+                        "lit": literal_len(e["format"], style), "category": e.get("category", dflt.get("category")),
+                        "level": e.get("level", dflt.get("level", "any")), "samples": e.get("samples", {}).get("match", []),
+                        "words": set(WORD.findall(" ".join(lib.literal_runs(e["format"].split("\n")[0], style))))})
+    return out
+
+
+def curated_patterns():
+    out = []
+    for p in sorted(glob.glob(os.path.join(ROOT, "kb/*.yaml"))):
+        d = load(p)
+        if not isinstance(d, dict):
+            continue
+        dflt = d.get("defaults", {})
+        for e in d.get("entries", []):
+            for m in e.get("match", []) or []:
+                rx, ic = (m, e.get("ignore_case", dflt.get("ignore_case", False))) if isinstance(m, str) else (m["regex"], m.get("ignore_case", False))
+                rx = rx.replace("(?<", "(?P<").replace("(?P<=", "(?<=").replace("(?P<!", "(?<!")
+                try:
+                    out.append((e["id"], e.get("category", dflt.get("category")), re.compile(rx, re.I if ic else 0)))
+                except re.error:
+                    pass
+    return out
+
+
+ERROR_LEVEL = re.compile(r"\[ERROR\]|\bERROR\b|\| ERROR|\bE\d{4} |\[E ")
+
+
+def main(argv):
+    all_files = sorted(glob.glob(os.path.join(ROOT, "kb/messages/*.yaml")))
+    checked = [os.path.abspath(a) for a in argv] or all_files
+    entries = catalogue_entries(all_files, checked)
+    by_word = {}
+    for e in entries:
+        for w in e["words"]:
+            by_word.setdefault(w, []).append(e)
+    ids = {}
+    failures = 0
+    for e in entries:
+        if e["id"] in ids:
+            print(f"duplicate id {e['id']} in {e['file']} and {ids[e['id']]}")
+            failures += 1
+        ids[e["id"]] = e["file"]
+    curated = curated_patterns()
+    overlaps = []
+    for e in entries:
+        if os.path.join(ROOT, "kb/messages", e["file"]) not in checked:
+            continue
+        if e["regex"] is None:
+            print(f"{e['file']}: {e['id']}: no pattern (too generic)")
+            failures += 1
+            continue
+        for s in e["samples"]:
+            if not e["regex"].search(s):
+                print(f"{e['file']}: {e['id']}: sample does not match its own pattern: {s}")
+                failures += 1
+                continue
+            if e["level"] == "error" and not ERROR_LEVEL.search(s):
+                print(f"{e['file']}: {e['id']}: level error but the sample is not an error-level line: {s}")
+                failures += 1
+            rivals = {id(x): x for w in WORD.findall(s) for x in by_word.get(w, ())}
+            best = max((x for x in rivals.values() if x["regex"] is not None and x["regex"].search(s)),
+                       key=lambda x: x["lit"], default=None)
+            if best is not None and best["id"] != e["id"] and best["lit"] > e["lit"]:
+                print(f"{e['file']}: {e['id']}: sample won by {best['file']}:{best['id']}: {s}")
+                failures += 1
+            for cid, ccat, crx in curated:
+                if crx.search(s):
+                    overlaps.append((e["file"], e["id"], e["category"], cid, ccat))
+                    break
+    disagree = [o for o in overlaps if o[2] != o[4]]
+    print(f"{len(entries)} catalogue entries; {len(overlaps)} samples also claimed by a curated entry, "
+          f"{len(disagree)} with a different category")
+    for o in disagree:
+        print(f"  {o[0]}: {o[1]} ({o[2]}) vs curated {o[3]} ({o[4]})")
+    return 1 if failures or disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
