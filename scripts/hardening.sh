@@ -16,12 +16,18 @@ launcher=""
 if command -v ccache >/dev/null 2>&1; then
   launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
 fi
+# The plain tree's kbc compiles the knowledge base for the sanitizer trees (src/CMakeLists.txt,
+# NPU_DOCTOR_HOST_KBC): the same snapshot, without minutes of the catalogue under a sanitizer.
+host_kbc=""
+if [ -x build/src/npu-doctor-kbc ]; then
+  host_kbc="-DNPU_DOCTOR_HOST_KBC=$(pwd)/build/src/npu-doctor-kbc"
+fi
 start=$(date +%s)
 step() { echo "== hardening: $* ($(( $(date +%s) - start ))s)"; }
 
 step "ASan+UBSan build (build-fuzz)"
 # shellcheck disable=SC2086
-cmake --preset asan $launcher >/dev/null
+cmake --preset asan $launcher $host_kbc >/dev/null
 cmake --build build-fuzz -j"$jobs"
 
 step "test suite under ASan+UBSan"
@@ -39,7 +45,7 @@ esac
 case ",$skip," in *,tsan,*) ;; *)
   step "TSan build (build-tsan)"
   # shellcheck disable=SC2086
-  cmake --preset tsan $launcher >/dev/null
+  cmake --preset tsan $launcher $host_kbc >/dev/null
   cmake --build --preset tsan -j"$jobs"
   step "threaded-scanner tests under TSan"
   ctest --preset tsan -j"$jobs"
