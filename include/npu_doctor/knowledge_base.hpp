@@ -92,7 +92,8 @@ struct Extractor {
 };
 
 // How specifically a line was recognised; higher beats lower in root-cause selection.
-enum class Specificity { unknown_code = 0, code_family = 1, exact_code = 2, message = 3 };
+// `words`: no entry recognised the line; the word fallback classified it by its words.
+enum class Specificity { words = -1, unknown_code = 0, code_family = 1, exact_code = 2, message = 3 };
 
 struct CodeResolution {
   const Entry* entry = nullptr;

@@ -13,6 +13,8 @@
 //     moment the seed's category order (driver and firmware, memory, communication...).
 //  The other errors of that block, symptoms and wrappers are marked `symptom_of` the root
 //  cause; error-level causes outside the block are listed as independent.
+//  The word fallback's findings (Finding::words) take part only when no entry found any
+//  error, and then only those whose probability clears the model's threshold.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -28,6 +30,7 @@ struct RootCauseDecision {
     most_specific,      // the most specific of several errors in the first failure block (rule 5)
     explained_by_hint,  // a hint explains the error that would have been chosen (rule 2)
     cluster_culprit,    // the cross-rank analysis named the culprit rank's error
+    words,              // no entry found an error; the word fallback's confident guess
   };
   std::size_t finding = 0;              // index into the findings
   Basis basis = Basis::sole_error;

@@ -65,7 +65,7 @@ constexpr int kMaxCodesPerLine = 64;
 }  // namespace
 
 std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                            const std::string& cache_dir) {
+                                            const std::string& cache_dir, const std::vector<MatchPattern>& gates) {
   std::unique_ptr<KbMatcher> m(new KbMatcher(kb));
   auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const SourceRef& where) {
     std::string err;
@@ -80,6 +80,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   for (const auto& e : kb.entries()) {
     for (const auto& p : e.patterns) add(&e, nullptr, p, e.source);
   }
+  for (const auto& g : gates) add(nullptr, nullptr, g, SourceRef{"(word fallback gate)", 0});
   // Compile; a pattern the engine rejects (e.g. a look-ahead) is reported and dropped.
   for (;;) {
     std::vector<PatternSet::Spec> specs;
@@ -96,8 +97,13 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       continue;
     }
     const auto& bad = m->refs_[error.index];
-    const SourceRef& where = bad.entry != nullptr ? bad.entry->source : bad.extractor->source;
-    const std::string& owner = bad.entry != nullptr ? bad.entry->id : bad.extractor->id;
+    const SourceRef gate{"(word fallback gate)", 0};
+    const SourceRef& where = bad.entry != nullptr       ? bad.entry->source
+                             : bad.extractor != nullptr ? bad.extractor->source
+                                                        : gate;
+    const std::string owner = bad.entry != nullptr       ? bad.entry->id
+                              : bad.extractor != nullptr ? bad.extractor->id
+                                                         : "gate";
     problems.push_back({where.file, where.line,
                         "'" + owner + "': the multi-pattern engine rejects /" + bad.pattern.regex +
                             "/: " + error.message,
@@ -112,7 +118,7 @@ void KbMatcher::confirm(std::size_t pattern, std::string_view line, std::string_
   if (pattern >= refs_.size()) return;
   const PatternRef& ref = refs_[pattern];
   if (ref.entry != nullptr) confirm_entry(ref, line, out);
-  else confirm_extractor(ref, line, component, out);
+  else if (ref.extractor != nullptr) confirm_extractor(ref, line, component, out);
 }
 
 void KbMatcher::confirm_entry(const PatternRef& ref, std::string_view line, std::vector<LineHit>& out) const {

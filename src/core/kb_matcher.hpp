@@ -3,11 +3,13 @@
 // extractor in one Vectorscan database, plus the PCRE2 form of each pattern to
 // confirm a candidate line and read its captures.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "pattern_set.hpp"
 #include "regex.hpp"
@@ -22,6 +24,7 @@ struct LineHit {
   std::vector<std::pair<std::string, std::string>> captures;
   std::size_t begin = 0;  // match position within the line
   std::size_t end = 0;
+  std::optional<WordGuess> words;  // set by the word fallback (Specificity::words)
 };
 
 class KbMatcher {
@@ -29,8 +32,11 @@ class KbMatcher {
   // Compiles the patterns of `kb`. A pattern the engine rejects is reported in
   // `problems` and left out; everything else still works. `cache_dir` (optional) keeps
   // compiled databases between runs (see PatternSet::compile).
+  // `gates` are extra patterns that recognise nothing themselves but bring their lines
+  // to the scanner's attention (the word fallback's candidate lines).
   static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                          const std::string& cache_dir = {});
+                                          const std::string& cache_dir = {},
+                                          const std::vector<MatchPattern>& gates = {});
 
   const KnowledgeBase& kb() const { return kb_; }
   const PatternSet& patterns() const { return set_; }
@@ -57,7 +63,7 @@ class KbMatcher {
  private:
   struct PatternRef {
     const Entry* entry = nullptr;          // an entry's message pattern, or
-    const Extractor* extractor = nullptr;  // a code extractor
+    const Extractor* extractor = nullptr;  // a code extractor, or neither: a gate
     MatchPattern pattern;
     Regex regex;
   };

@@ -13,6 +13,7 @@
 #include "kb_matcher.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "word_fallback.hpp"
 
 namespace npu_doctor {
 
@@ -27,7 +28,9 @@ struct ScanOptions {
 
 class Scanner {
  public:
-  Scanner(const KbMatcher& matcher, const ScanOptions& options);
+  // `words` (optional) classifies error lines no entry claims; the matcher must then have
+  // been built with its gate patterns.
+  Scanner(const KbMatcher& matcher, const ScanOptions& options, const WordFallback* words = nullptr);
 
   // Scans one stream. Fills `report` (bytes, lines, status) and adds hits to `out`.
   void scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out);
@@ -58,6 +61,7 @@ class Scanner {
 
   const KbMatcher& matcher_;
   ScanOptions options_;
+  const WordFallback* words_ = nullptr;
   PatternSet::Scratch scratch_;
   std::vector<Match> matches_;
   std::vector<LineHit> hits_;

@@ -20,6 +20,7 @@ std::string_view basis_name(RootCauseDecision::Basis b) {
     case RootCauseDecision::Basis::most_specific: return "most_specific";
     case RootCauseDecision::Basis::explained_by_hint: return "explained_by_hint";
     case RootCauseDecision::Basis::cluster_culprit: return "cluster_culprit";
+    case RootCauseDecision::Basis::words: return "words";
   }
   return "sole_error";
 }
@@ -49,10 +50,11 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
     rc["key"] = finding_key(*root);
     rc["code"] = root->code.empty() ? json(nullptr) : json(root->code);
     rc["layer"] = root->entry->layer;
-    rc["title"] = root->entry->title.get(o.lang);
+    rc["title"] = finding_title(*root, o.lang);
     rc["reason"] = root_cause_reason(r, o.lang);
     rc["basis"] = basis_name(r.root->basis);
     if (r.root->explained) rc["explains"] = finding_key(r.findings[*r.root->explained]);
+    if (root->words) rc["probability"] = render_detail::rounded_probability(root->words->probability);
     rc["evidence"] = evidence_json(root->first());
     doc["root_cause"] = rc;
   } else {

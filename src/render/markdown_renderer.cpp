@@ -25,7 +25,7 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
   out << "## npu-doctor diagnosis\n\n";
   if (const Finding* f = r.root_finding()) {
     const Entry& e = *f->entry;
-    out << "### " << ui::get(Text::root_cause, lang) << ": " << e.title.get(lang) << "\n\n";
+    out << "### " << ui::get(Text::root_cause, lang) << ": " << finding_title(*f, lang) << "\n\n";
     out << "- **" << ui::get(Text::category, lang) << "**: `" << to_string(e.category) << "`";
     if (!f->code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f->code << "`";
     out << " · rule `" << e.id << "`\n";

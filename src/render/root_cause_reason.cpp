@@ -1,4 +1,5 @@
 // Why the root cause was chosen, as a sentence in English or Chinese.
+#include <cstdio>
 #include <string>
 
 #include "npu_doctor/render.hpp"
@@ -44,6 +45,17 @@ std::string root_cause_reason(const DiagnosisReport& r, Lang lang) {
              : "It is the most specific of the " + std::to_string(d.block_size) +
                    " errors in the first failure block (around " + loc + ").";
       break;
+    case B::words: {
+      char p[64];
+      std::snprintf(p, sizeof p, "p = %.2f, %s %.2f", f.words ? f.words->probability : 0.0, zh ? "阈值" : "threshold",
+                    f.words ? f.words->root_threshold : 0.0);
+      const std::string cat(to_string(f.entry->category));
+      s = zh ? "知识库没有识别出任何错误；" + loc + " 处未识别的错误行，其用词指向 " + cat + "（" + p +
+                   "）。这只是线索，不是诊断：请阅读这一行。"
+             : "No knowledge-base entry recognises an error here; the words of the unrecognised error line at " + loc +
+                   " point to " + cat + " (" + p + "). It is a lead, not a diagnosis: read the line.";
+      break;
+    }
     case B::cluster_culprit:
       s = r.cluster ? cluster_reason(*r.cluster, lang) : std::string();
       break;

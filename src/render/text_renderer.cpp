@@ -52,7 +52,7 @@ void print_root(const DiagnosisReport& r, const RenderOptions& o, const Style& s
   const Finding& f = *r.root_finding();
   const Entry& e = *f.entry;
   const Lang lang = o.lang;
-  out << st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + e.title.get(lang)) << "  "
+  out << st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
       << st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
   out << "  " << ui::get(Text::why, lang) << "      " << root_cause_reason(r, lang) << "\n";
   const Evidence& ev = f.first();
