@@ -191,15 +191,16 @@ int dev(const nd::KnowledgeBase& kb, const nd::WordTrainingConfig& config, const
     const std::string log = read_file(path);
     std::vector<nd::Entry> kept;
     int removed = 0;
-    for (const auto& e : kb.entries()) {
+    kb.for_each_entry([&](const nd::Entry& e) {
       if (taught_from(e, c, log)) ++removed;
       else kept.push_back(e);
-    }
+    });
     std::vector<nd::TrainingText> train_lines;
     for (const auto& l : lines) {
       if (log.find(l.text) == std::string::npos) train_lines.push_back(l);
     }
-    const nd::KnowledgeBase reduced(std::move(kept), kb.extractors(), kb.version() + "-held");
+    nd::KnowledgeBase reduced(std::move(kept), kb.extractors(), kb.version() + "-held", kb.sources());
+    reduced.set_gate(kb.gate());
     auto texts = nd::texts_from_kb(reduced, config);
     texts.insert(texts.end(), train_lines.begin(), train_lines.end());
     const std::string model = nd::write_word_model(nd::train_word_model(texts, config, reduced.version()));

@@ -1,6 +1,7 @@
 #pragma once
 // `diagnose` as a library call: inputs -> sources -> scanner -> findings -> root cause.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct DiagnoseOptions {
   std::size_t after = 4;           // and after
   std::size_t max_evidence = 3;    // occurrences kept per finding
   unsigned jobs = 0;               // threads; 0 = all cores
+  // A plain file of at least twice this size is cut at line ends into parts scanned in
+  // parallel (when jobs > 1); the result is the same as one thread's.
+  uint64_t split_min_part = uint64_t{32} << 20;
   std::vector<std::string> rank_patterns;  // regexes with (?<rank>) / (?<host>) applied to paths
   ClusterOptions cluster;                  // cross-rank analysis (clock skew, world size)
 };

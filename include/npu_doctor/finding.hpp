@@ -51,6 +51,8 @@ struct Finding {
   // WARNING level: the program carried on, so the finding is at most a warning
   // ("Failed to import vllm._C: No module named ..." in a healthy vLLM log).
   bool only_on_low_level_lines = true;
+  // Set when a context rule read the finding as another entry: the entry it was matched as.
+  const Entry* read_from = nullptr;
   // Set for the word fallback's findings (entries `words.<category>`) only.
   std::optional<WordGuess> words;
 

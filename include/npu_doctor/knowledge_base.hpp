@@ -2,7 +2,9 @@
 // The knowledge base: what every error code and message means, as loaded from
 // the data files in kb/ (embedded in the binary) and from user directories.
 // The file format is documented in docs/kb-schema.md.
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +38,22 @@ struct CodeRange {
 struct MatchPattern {
   std::string regex;
   bool ignore_case = false;
+  // The two-stage scan's plan for this pattern (src/core/scan_plan.hpp), computed by the
+  // knowledge-base compiler (or when a user's file is loaded): the index keys (lower-case
+  // 3-4 byte strings, one of which every matching line holds; empty: not indexable), and
+  // whether the shared gate covers it (else its regex runs in the first stage).
+  std::vector<std::string> keys;
+  bool gated = false;
+  bool planned = false;
+};
+
+// Meaning from context: a code or message that means something else when a neighbouring
+// line of its first occurrence (the evidence line and its context lines) says so. The
+// finding is then read as the entry `means` ("EZ1001" next to "not implemented for
+// DT_BFLOAT16" is an unsupported dtype, not a shape error).
+struct ContextRule {
+  MatchPattern near;
+  std::string means;  // an entry id
 };
 
 // The verbatim row of the seed guide's error table (kb/seed.yaml keeps it exactly).
@@ -46,6 +64,15 @@ struct SeedRow {
   std::string cause;
   std::string remedy;
 };
+
+// Who wrote an entry: by hand (the default), or generated from a message format found in
+// the stack's own sources (the catalogue, docs/kb-messages.md), which never overrides
+// hand-written knowledge on the same line.
+enum class Origin { curated, source };
+
+// Which lines an entry is recognised on: any line, or only lines logged at error level
+// (how the message of an ERROR-level log call reaches a log).
+enum class LevelRequirement { any, error };
 
 struct Entry {
   std::string id;              // unique, "<family>.<name>", e.g. "acl.507015"
@@ -75,8 +102,42 @@ struct Entry {
   std::optional<SeedRow> seed;
   SourceRef source;
   bool user_defined = false;              // came from --kb / NPU_DOCTOR_KB_PATH
+  Origin origin = Origin::curated;
+  LevelRequirement level = LevelRequirement::any;
+  std::string format;                     // origin: source: the format the pattern was generated from
+  std::vector<ContextRule> context;       // what it means next to other lines
+  // The category's general texts (kb/categories.yaml), for entries that have no cause or
+  // remedies of their own; set by KnowledgeBase.
+  const Entry* texts_from = nullptr;
 
   bool is_code_fallback() const { return codes.empty() && patterns.empty(); }
+  // The cause and remedies to show: the entry's own, else its category's general ones.
+  const LocalizedText& cause_text() const {
+    return cause.en.empty() && texts_from != nullptr ? texts_from->cause : cause;
+  }
+  const std::vector<LocalizedText>& remedy_texts() const {
+    return remedies.empty() && texts_from != nullptr ? texts_from->remedies : remedies;
+  }
+};
+
+// The shared first stage of the two-stage scan (src/core/scan_plan.hpp, docs/scanning.md):
+// literals (lower case, matched in any case) most patterns provably need, and whether the
+// markers of an error-level line are part of it. Chosen by the knowledge-base compiler.
+struct ScanGate {
+  std::vector<std::string> literals;
+  bool error_markers = false;
+  bool operator==(const ScanGate&) const = default;
+};
+
+// Where a catalogue file's formats were read (its `source:` block, docs/kb-messages.md).
+struct KbSource {
+  std::string family;
+  std::string file;
+  std::string component;
+  std::string repo;
+  std::string commit;
+  long long formats_found = 0;
+  std::vector<std::pair<std::string, long long>> skipped;  // reason -> count
 };
 
 // Finds codes in lines, e.g. "error code is (?<code>\d{6})" in the "acl" namespace.
@@ -92,25 +153,50 @@ struct Extractor {
 };
 
 // How specifically a line was recognised; higher beats lower in root-cause selection.
-// `words`: no entry recognised the line; the word fallback classified it by its words.
-enum class Specificity { words = -1, unknown_code = 0, code_family = 1, exact_code = 2, message = 3 };
+// A catalogue message (a format from the sources) says more than a code family and less
+// than an exact code or a hand-written message. `words`: no entry recognised the line; the
+// word fallback classified it by its words.
+enum class Specificity { words = -1, unknown_code = 0, code_family = 1, source_message = 2, exact_code = 3, message = 4 };
 
 struct CodeResolution {
   const Entry* entry = nullptr;
   Specificity specificity = Specificity::unknown_code;
 };
 
+class Catalogue;
+
 class KnowledgeBase {
  public:
   KnowledgeBase() = default;
-  KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> extractors, std::string version);
+  KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> extractors, std::string version,
+                std::vector<KbSource> sources = {});
+  KnowledgeBase(KnowledgeBase&&) = default;
+  KnowledgeBase& operator=(KnowledgeBase&&) = default;
 
+  // The entries decoded up front: the hand-written ones, the categories, users' files, and
+  // every entry of a knowledge base loaded from YAML. A snapshot's message catalogue is read
+  // in place instead (catalogue()); entry_count(), find_id() and for_each_entry() see both.
   const std::vector<Entry>& entries() const { return entries_; }
+  const Catalogue* catalogue() const { return catalogue_.get(); }
+  void set_catalogue(std::shared_ptr<Catalogue> catalogue);
+  std::size_t entry_count() const;
+  // Every entry, the catalogue's decoded as they come (slow for a large catalogue: lint, list).
+  void for_each_entry(const std::function<void(const Entry&)>& visit) const;
+  const std::vector<KbSource>& sources() const { return sources_; }
+  const ScanGate& gate() const { return gate_; }
+  void set_gate(ScanGate gate) { gate_ = std::move(gate); }
   const std::vector<Extractor>& extractors() const { return extractors_; }
   const std::string& version() const { return version_; }
   // Gives the entries and extractors away (to layer more files over them); the
   // knowledge base is empty afterwards.
-  std::pair<std::vector<Entry>, std::vector<Extractor>> release() &&;
+  struct Parts {
+    std::vector<Entry> entries;
+    std::vector<Extractor> extractors;
+    std::vector<KbSource> sources;
+    ScanGate gate;
+    std::shared_ptr<Catalogue> catalogue;
+  };
+  Parts release() &&;
 
   const Entry* find_id(std::string_view id) const;
 
@@ -128,12 +214,18 @@ class KnowledgeBase {
  private:
   std::vector<Entry> entries_;
   std::vector<Extractor> extractors_;
+  std::vector<KbSource> sources_;
+  ScanGate gate_;
+  std::shared_ptr<Catalogue> catalogue_;
   std::string version_;
   std::map<std::string, std::size_t, std::less<>> by_id_;
   std::map<std::string, std::size_t, std::less<>> by_code_;  // "<ns>:<code>" -> entry index
   std::map<std::string, std::vector<std::size_t>, std::less<>> fallbacks_;  // ns -> range/prefix entries
   std::map<std::string, std::size_t, std::less<>> by_name_;  // symbolic name of a code entry -> index
 };
+
+// The id of the entry holding a category's general cause and remedies (kb/categories.yaml).
+std::string category_entry_id(Category c);
 
 // A problem found while loading or linting knowledge-base files.
 struct KbProblem {
@@ -157,6 +249,7 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
 struct KbFile {
   std::vector<Entry> entries;
   std::vector<Extractor> extractors;
+  std::optional<KbSource> source;  // a catalogue file's provenance
 };
 KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool user_defined,
                      std::vector<KbProblem>& problems);

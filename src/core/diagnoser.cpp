@@ -4,9 +4,11 @@
 #include <mutex>
 #include <thread>
 
+#include "file_parts.hpp"
 #include "finding_collector.hpp"
 #include "input_source.hpp"
 #include "kb_matcher.hpp"
+#include "npu_doctor/context_meaning.hpp"
 #include "npu_doctor/diagnosis.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "scanner.hpp"
@@ -37,7 +39,7 @@ Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, 
                      std::optional<std::string_view> word_model)
     : kb_(kb),
       words_(word_fallback(kb, word_model)),
-      matcher_(KbMatcher::build(kb, problems, cache_dir, words_ ? words_->gate_patterns() : std::vector<MatchPattern>{})) {
+      matcher_(KbMatcher::build(kb, problems, cache_dir)) {
   std::string miss;
   if (const std::size_t misses = matcher_->engine_self_test(&miss); misses > 0) {
     problems.push_back({"", 0,
@@ -57,6 +59,11 @@ struct ItemResult {
   std::vector<InputReport> reports;
   FindingCollector collector;
 };
+
+// Lines of a part of a file are numbered from here while it is scanned (the number of its
+// first line in the file is known only when the parts before it are done), then shifted.
+// Far above any real line number, and far enough above 0 for the context lines before it.
+constexpr uint64_t kPartBase = uint64_t{1} << 48;
 
 // The finding that stands for the cluster culprit's error, added when the culprit is a
 // verdict no line states (a silent or missing rank).
@@ -95,51 +102,140 @@ std::optional<std::size_t> cluster_root(DiagnosisReport& report) {
 
 }  // namespace
 
+namespace {
+
+// What one worker scans: a whole input, or one part of a large plain file.
+struct Unit {
+  std::size_t item = 0;
+  std::shared_ptr<const SplitFile> file;  // set for a part
+  std::size_t part = 0;
+};
+
+// The parts of one input, once all are scanned, become one input again: line numbers are
+// shifted to the file's, reports and timelines joined in order.
+void join_parts(std::vector<ItemResult>& parts, ItemResult& joined) {
+  InputReport whole = std::move(parts.front().reports.front());
+  uint64_t lines = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    ItemResult& part = parts[k];
+    // Lines of part k were numbered from kPartBase; the file's number of its first line is lines + 1.
+    const uint64_t shift = lines + 1;
+    auto fix = [&](uint64_t& n) { n = n - kPartBase + shift; };
+    part.collector.shift_lines(fix);
+    InputReport& r = part.reports.front();
+    for (auto& ev : r.timeline.events) fix(ev.line);
+    if (k > 0) {
+      whole.bytes += r.bytes;
+      if (r.status != InputStatus::ok && whole.status == InputStatus::ok) {
+        whole.status = r.status;
+        whole.note = r.note;
+      }
+      if (!whole.timeline.first_time) whole.timeline.first_time = r.timeline.first_time;
+      if (r.timeline.last_time) whole.timeline.last_time = r.timeline.last_time;
+      for (auto& ev : r.timeline.events) {
+        if (whole.timeline.events.size() >= InputTimeline::kMaxEvents) break;
+        const bool seen = std::any_of(whole.timeline.events.begin(), whole.timeline.events.end(), [&](const TimelineEvent& e) {
+          return e.entry == ev.entry && e.code == ev.code;
+        });
+        if (!seen) whole.timeline.events.push_back(std::move(ev));
+      }
+    } else {
+      for (auto& ev : whole.timeline.events) fix(ev.line);
+    }
+    lines += r.lines;
+    joined.collector.merge(std::move(part.collector));
+  }
+  whole.lines = lines;
+  joined.reports.push_back(std::move(whole));
+}
+
+}  // namespace
+
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   DiagnosisReport report;
   report.kb_version = kb_.version();
-  report.kb_entries = kb_.entries().size();
+  report.kb_entries = kb_.entry_count();
   Enumeration inputs = enumerate_inputs(options.paths);
 
   ScanOptions scan;
   scan.before = options.before;
   scan.after = options.after;
   scan.max_evidence = std::max<std::size_t>(1, options.max_evidence);
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
 
-  // Items are scanned in parallel and merged strictly in input order, as soon as the
-  // next one is done, so results are deterministic and memory stays bounded.
+  // Work units: every input, except that a large plain file is cut into parts when there
+  // are threads to spare for it.
+  std::vector<Unit> units;
+  std::vector<std::size_t> parts_of(inputs.items.size(), 1);
+  for (std::size_t i = 0; i < inputs.items.size(); ++i) {
+    std::shared_ptr<const SplitFile> file;
+    if (jobs > 1) file = SplitFile::open(inputs.items[i], jobs, options.split_min_part);
+    if (!file) {
+      units.push_back({i, nullptr, 0});
+      continue;
+    }
+    parts_of[i] = file->parts.size();
+    for (std::size_t k = 0; k < file->parts.size(); ++k) units.push_back({i, file, k});
+  }
+
+  // Units are scanned in parallel and merged strictly in input order, as soon as the next
+  // input is complete, so results are deterministic and memory stays bounded.
   FindingCollector all(scan.max_evidence);
   std::mutex mu;
-  std::map<std::size_t, ItemResult> done;
+  std::map<std::size_t, std::vector<std::optional<ItemResult>>> done;  // item -> its parts
   std::size_t next_to_merge = 0;
   auto merge_ready = [&] {
     for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
-      it->second.collector.offset_inputs(report.inputs.size());
-      all.merge(std::move(it->second.collector));
-      for (auto& r : it->second.reports) report.inputs.push_back(std::move(r));
+      auto& parts = it->second;
+      if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.has_value(); })) break;
+      ItemResult result{{}, FindingCollector(scan.max_evidence)};
+      if (parts.size() == 1) {
+        result = std::move(*parts.front());
+      } else {
+        std::vector<ItemResult> ready;
+        for (auto& p : parts) ready.push_back(std::move(*p));
+        join_parts(ready, result);
+      }
+      result.collector.offset_inputs(report.inputs.size());
+      all.merge(std::move(result.collector));
+      for (auto& r : result.reports) report.inputs.push_back(std::move(r));
       done.erase(it);
       ++next_to_merge;
     }
   };
 
-  std::atomic<std::size_t> next_item{0};
+  std::atomic<std::size_t> next_unit{0};
   auto worker = [&] {
     Scanner scanner(*matcher_, scan, words_.get());
-    for (std::size_t i; (i = next_item.fetch_add(1)) < inputs.items.size();) {
+    for (std::size_t u; (u = next_unit.fetch_add(1)) < units.size();) {
+      const Unit& unit = units[u];
       ItemResult result{{}, FindingCollector(scan.max_evidence)};
-      visit_streams(
-          inputs.items[i],
-          [&](ByteStream& stream, InputReport& r) {
-            scanner.scan(stream, result.reports.size(), r, result.collector);
-          },
-          result.reports);
+      if (!unit.file) {
+        visit_streams(
+            inputs.items[unit.item],
+            [&](ByteStream& stream, InputReport& r) { scanner.scan(stream, result.reports.size(), r, result.collector); },
+            result.reports);
+      } else {
+        const FilePart range = unit.file->parts[unit.part];
+        FileRangeStream stream(unit.file->fd, range.begin, range.end);
+        FileRangeStream after(unit.file->fd, range.end, unit.file->size);
+        ScanStart start;
+        start.first_line = kPartBase;
+        start.whole_input = unit.part == 0;
+        start.lookahead = &after;
+        if (unit.part > 0) start.tail = lines_before(unit.file->fd, range.begin, scan.before, kPartBase - 1, scan.max_text);
+        InputReport r = input_report(inputs.items[unit.item].display, "file");
+        scanner.scan(stream, 0, r, result.collector, start);
+        result.reports.push_back(std::move(r));
+      }
       std::lock_guard lock(mu);
-      done.emplace(i, std::move(result));
+      auto& slots = done[unit.item];
+      slots.resize(parts_of[unit.item]);
+      slots[unit.file ? unit.part : 0] = std::move(result);
       merge_ready();
     }
   };
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, inputs.items.size())));
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, units.size())));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
@@ -153,6 +249,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 }
 
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
+  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
+  for (const auto& f : report.findings) kept = std::max(kept, f.evidence.size());
+  apply_context_meanings(report.findings, kb, kept);
   // Presentation order: where each finding first occurs (input, then line).
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);

@@ -30,6 +30,17 @@ class FindingCollector {
 
   // Shifts every evidence's input index (when this collector's inputs are appended to a report).
   void offset_inputs(std::size_t offset);
+  // Renumbers every evidence and context line (a part of a file scanned with provisional numbers).
+  template <typename Fix>
+  void shift_lines(Fix&& fix) {
+    for (auto& f : findings_) {
+      for (auto& e : f.evidence) {
+        fix(e.line);
+        for (auto& c : e.before) fix(c.line);
+        for (auto& c : e.after) fix(c.line);
+      }
+    }
+  }
 
   // Adds `later` (whose inputs come after ours) into this collector.
   void merge(FindingCollector&& later);

@@ -116,6 +116,8 @@ class PeekStream final : public ByteStream {
 
 bool starts_with_bytes(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
 
+}  // namespace
+
 bool looks_like_archive(std::string_view head) {
   using namespace std::string_view_literals;
   return starts_with_bytes(head, "\x1f\x8b"sv) ||                  // gzip
@@ -127,6 +129,8 @@ bool looks_like_archive(std::string_view head) {
          starts_with_bytes(head, "7z\xbc\xaf\x27\x1c"sv) ||        // 7z
          (head.size() >= 262 && head.substr(257, 5) == "ustar"sv);  // tar
 }
+
+namespace {
 
 // libarchive reading from any ByteStream through callbacks.
 class ArchiveReader {

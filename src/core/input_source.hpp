@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "npu_doctor/input_report.hpp"
@@ -30,6 +31,10 @@ struct Enumeration {
   std::vector<InputItem> items;
   std::vector<InputReport> problems;  // paths that do not exist, unreadable directories...
 };
+
+// Whether the first bytes of a stream are a compressed file or an archive that
+// visit_streams() opens with libarchive (gzip, bzip2, xz, zstd, lz4, zip, 7z, tar).
+bool looks_like_archive(std::string_view head);
 
 // Expands the command-line paths: directories recursively (sorted, symlinked
 // directories not followed, so loops are impossible), "-" as stdin.

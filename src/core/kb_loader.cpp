@@ -1,9 +1,14 @@
 // Knowledge-base files (YAML, docs/kb-schema.md) -> Entry / Extractor values.
 // Every structural problem becomes a KbProblem with file:line; a broken entry is
 // left out and the rest of the file still loads.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +19,8 @@
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "kb_snapshot.hpp"
+#include "npu_doctor/catalogue.hpp"
+#include "message_format.hpp"
 #include "regex.hpp"
 
 namespace npu_doctor {
@@ -206,7 +213,64 @@ struct Defaults {
   Role role = Role::cause;
   bool ignore_case = false;
   bool matches_logs = true;
+  Origin origin = Origin::curated;
+  LevelRequirement level = LevelRequirement::any;
 };
+
+std::optional<Origin> parse_origin(std::string_view s) {
+  if (s == "curated") return Origin::curated;
+  if (s == "source") return Origin::source;
+  return std::nullopt;
+}
+
+std::optional<LevelRequirement> parse_level(std::string_view s) {
+  if (s == "any") return LevelRequirement::any;
+  if (s == "error") return LevelRequirement::error;
+  return std::nullopt;
+}
+
+// A reference pinned to a commit: ".../blob/<40 hex digits>/...".
+bool pinned_reference(std::string_view url) {
+  const auto at = url.find("/blob/");
+  if (at == std::string_view::npos || url.size() < at + 6 + 40) return false;
+  const std::string_view sha = url.substr(at + 6, 40);
+  return std::all_of(sha.begin(), sha.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// The pattern of a catalogue entry: its format, behind the exception class names it is
+// raised as ("ValueError: ..."), as the traceback's last line prints it.
+std::optional<MatchPattern> pattern_from_format(FileReader& r, const YAML::Node& n, const std::string& format,
+                                                FormatStyle style, const std::vector<std::string>& raised_as) {
+  std::string err;
+  auto fp = format_to_pattern(format, style, err);
+  if (!fp) {
+    r.error(n["format"], "format '" + format + "': " + err);
+    return std::nullopt;
+  }
+  MatchPattern p;
+  if (!raised_as.empty()) {
+    p.regex = "\\b(?:";
+    for (std::size_t i = 0; i < raised_as.size(); ++i) {
+      if (i > 0) p.regex += '|';
+      for (char c : raised_as[i]) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') {
+          r.error(n["raised_as"], "raised_as names an exception class: '" + raised_as[i] + "'");
+          return std::nullopt;
+        }
+        if (c == '.') p.regex += '\\';
+        p.regex += c;
+      }
+    }
+    p.regex += "): ";
+    if (fp->leading_placeholder) p.regex += ".*?";
+  }
+  p.regex += fp->regex;
+  if (!Regex::compile(p.regex, false, err)) {
+    r.error(n["format"], "the pattern generated from format '" + format + "' does not compile: " + err);
+    return std::nullopt;
+  }
+  return p;
+}
 
 std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defaults& d,
                                  const std::string& family) {
@@ -217,7 +281,8 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
                 "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
-                "ignore_case", "title", "cause", "remedies", "references", "samples", "seed"},
+                "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
+                "format_style", "level", "raised_as", "context"},
                "an entry");
   bool ok = true;
   auto fail = [&](const YAML::Node& at, const std::string& msg) {
@@ -283,6 +348,28 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   e.explains = r.string_list(n["explains"], "explains");
+  if (const YAML::Node ctx = n["context"]; ctx.IsDefined()) {
+    if (!ctx.IsSequence()) {
+      fail(ctx, "context must be a list of {near: regex, means: entry id}");
+    } else {
+      for (const auto& rule : ctx) {
+        if (!rule.IsMap()) {
+          fail(rule, "a context rule is {near: regex, means: entry id}");
+          continue;
+        }
+        r.check_keys(rule, {"near", "means", "ignore_case"}, "a context rule");
+        ContextRule c;
+        auto near = r.patterns(rule["near"], rule["ignore_case"].as<bool>(false));
+        c.means = r.scalar(rule["means"], "means").value_or("");
+        if (near.size() != 1 || c.means.empty()) {
+          fail(rule, "a context rule needs one regex in near and an entry id in means");
+          continue;
+        }
+        c.near = std::move(near.front());
+        e.context.push_back(std::move(c));
+      }
+    }
+  }
   if (n["priority"].IsDefined()) {
     try {
       e.priority = n["priority"].as<int>();
@@ -297,6 +384,31 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   if (n["ignore_case"].IsDefined()) ignore_case = n["ignore_case"].as<bool>(false);
   e.patterns = r.patterns(n["match"], ignore_case);
   if (n["match"].IsDefined() && e.patterns.empty()) ok = false;
+
+  e.origin = d.origin;
+  if (auto s = r.scalar(n["origin"], "origin")) {
+    if (auto o = parse_origin(*s)) e.origin = *o;
+    else fail(n["origin"], "unknown origin '" + *s + "' (curated, source)");
+  }
+  e.level = d.level;
+  if (auto s = r.scalar(n["level"], "level")) {
+    if (auto l = parse_level(*s)) e.level = *l;
+    else fail(n["level"], "unknown level '" + *s + "' (any, error)");
+  }
+  const auto raised_as = r.string_list(n["raised_as"], "raised_as");
+  if (auto f = r.scalar(n["format"], "format")) {
+    e.format = *f;
+    FormatStyle style = FormatStyle::printf;
+    if (auto s = r.scalar(n["format_style"], "format_style")) {
+      if (auto st = parse_format_style(*s)) style = *st;
+      else fail(n["format_style"], "unknown format_style '" + *s + "' (printf, python)");
+    }
+    if (!e.patterns.empty()) fail(n["format"], "entry '" + e.id + "' gives both format and match: give one");
+    if (auto p = pattern_from_format(r, n, e.format, style, raised_as)) e.patterns.push_back(std::move(*p));
+    else ok = false;
+  } else if (n["format_style"].IsDefined() || !raised_as.empty()) {
+    fail(n, "entry '" + e.id + "': format_style and raised_as go with a format");
+  }
   if (!has_codes && e.patterns.empty() && ok && e.matches_logs) {
     fail(n, "entry '" + e.id + "' matches nothing: give codes, ranges, prefixes or match patterns "
             "(or matches_logs: false for a finding an analysis raises by id)");
@@ -305,8 +417,11 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     fail(n, "entry '" + e.id + "' has matches_logs: false but codes or match patterns");
   }
 
+  // Catalogue entries may leave cause and remedies to their category (docs/kb-messages.md).
+  const bool texts_required = e.origin == Origin::curated;
   if (auto t = r.text(n["title"], "title")) e.title = *t; else fail(n, "entry '" + e.id + "' has no title");
-  if (auto t = r.text(n["cause"], "cause")) e.cause = *t; else fail(n, "entry '" + e.id + "' has no cause");
+  if (auto t = r.text(n["cause"], "cause")) e.cause = *t;
+  else if (texts_required) fail(n, "entry '" + e.id + "' has no cause");
   const YAML::Node rem = n["remedies"];
   if (rem.IsDefined() && rem.IsSequence()) {
     for (const auto& item : rem) {
@@ -315,8 +430,14 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   } else if (rem.IsDefined()) {
     fail(rem, "remedies must be a list");
   }
-  if (e.remedies.empty()) fail(n, "entry '" + e.id + "' has no remedies");
+  if (e.remedies.empty() && texts_required) fail(n, "entry '" + e.id + "' has no remedies");
   e.references = r.string_list(n["references"], "references");
+  if (e.origin == Origin::source && !r.user()) {
+    if (e.format.empty() && e.patterns.empty()) fail(n, "catalogue entry '" + e.id + "' has no format");
+    if (std::none_of(e.references.begin(), e.references.end(), [](const std::string& u) { return pinned_reference(u); })) {
+      fail(n, "catalogue entry '" + e.id + "' needs a reference pinned to a commit (.../blob/<40-hex commit>/path#Lnn)");
+    }
+  }
   r.samples(n["samples"], e.samples_match, e.samples_no_match);
   if (!e.patterns.empty() && e.samples_match.empty()) {
     fail(n, "entry '" + e.id + "' has match patterns but no samples.match lines");
@@ -378,6 +499,35 @@ std::optional<Extractor> parse_extractor(FileReader& r, const YAML::Node& n, con
   return x;
 }
 
+// A catalogue file's provenance block (docs/kb-messages.md).
+std::optional<KbSource> parse_source(FileReader& r, const YAML::Node& n, const std::string& family) {
+  if (!n.IsMap()) {
+    r.error(n, "source must be a mapping {component, repo, commit, formats_found, skipped}");
+    return std::nullopt;
+  }
+  r.check_keys(n, {"component", "repo", "commit", "formats_found", "skipped"}, "source");
+  KbSource s;
+  s.family = family;
+  s.file = r.file();
+  s.component = r.scalar(n["component"], "source.component").value_or("");
+  s.repo = r.scalar(n["repo"], "source.repo").value_or("");
+  s.commit = r.scalar(n["commit"], "source.commit").value_or("");
+  if (s.component.empty() || s.repo.empty()) r.error(n, "source needs component and repo");
+  if (s.commit.size() != 40 || !std::all_of(s.commit.begin(), s.commit.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; })) {
+    r.error(n["commit"].IsDefined() ? n["commit"] : n, "source.commit must be the full 40-hex commit that was read");
+  }
+  try {
+    s.formats_found = n["formats_found"].IsDefined() ? n["formats_found"].as<long long>() : 0;
+    if (const YAML::Node sk = n["skipped"]; sk.IsDefined()) {
+      if (!sk.IsMap()) r.error(sk, "source.skipped must map a reason to a count");
+      else for (const auto& kv : sk) s.skipped.emplace_back(kv.first.as<std::string>(), kv.second.as<long long>());
+    }
+  } catch (const YAML::Exception&) {
+    r.error(n, "source.formats_found and source.skipped counts must be whole numbers");
+  }
+  return s;
+}
+
 }  // namespace
 
 KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool user_defined,
@@ -396,7 +546,7 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
     return out;
   }
   try {
-    r.check_keys(root, {"schema", "family", "description", "defaults", "entries", "extractors"}, "the file");
+    r.check_keys(root, {"schema", "family", "description", "source", "defaults", "entries", "extractors"}, "the file");
     const auto schema = r.scalar(root["schema"], "schema").value_or("");
     if (schema != kSchema) {
       r.error(root["schema"].IsDefined() ? root["schema"] : root,
@@ -408,7 +558,8 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
 
     Defaults d;
     if (const YAML::Node dn = root["defaults"]; dn.IsDefined()) {
-      r.check_keys(dn, {"namespace", "layer", "category", "severity", "role", "ignore_case", "matches_logs"}, "defaults");
+      r.check_keys(dn, {"namespace", "layer", "category", "severity", "role", "ignore_case", "matches_logs", "origin", "level"},
+                   "defaults");
       d.ns = r.scalar(dn["namespace"], "defaults.namespace").value_or("");
       d.layer = r.scalar(dn["layer"], "defaults.layer").value_or("");
       if (auto c = r.scalar(dn["category"], "defaults.category")) {
@@ -421,7 +572,16 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
       if (auto s = r.scalar(dn["role"], "defaults.role")) d.role = parse_role(*s).value_or(Role::cause);
       d.ignore_case = dn["ignore_case"].as<bool>(false);
       d.matches_logs = dn["matches_logs"].as<bool>(true);
+      if (auto s = r.scalar(dn["origin"], "defaults.origin")) {
+        if (auto o = parse_origin(*s)) d.origin = *o;
+        else r.error(dn["origin"], "unknown origin '" + *s + "' (curated, source)");
+      }
+      if (auto s = r.scalar(dn["level"], "defaults.level")) {
+        if (auto l = parse_level(*s)) d.level = *l;
+        else r.error(dn["level"], "unknown level '" + *s + "' (any, error)");
+      }
     }
+    if (const YAML::Node sn = root["source"]; sn.IsDefined()) out.source = parse_source(r, sn, family);
     if (const YAML::Node xs = root["extractors"]; xs.IsDefined()) {
       if (!xs.IsSequence()) r.error(xs, "extractors must be a list");
       else for (const auto& x : xs) {
@@ -448,6 +608,20 @@ uint64_t fnv1a(uint64_t h, std::string_view s) {
     h *= 1099511628211ULL;
   }
   return h;
+}
+
+// A whole file mapped read-only until the process ends (empty on any failure).
+std::string_view map_file_forever(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  void* p = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ::close(fd);
+  if (p == MAP_FAILED) return {};
+  return {static_cast<const char*>(p), static_cast<std::size_t>(st.st_size)};
 }
 
 void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::string, std::string>>& files,
@@ -493,10 +667,23 @@ void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::s
 KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbProblem>& problems) {
   std::vector<Entry> entries;
   std::vector<Extractor> extractors;
+  std::vector<KbSource> sources;
+  ScanGate gate;  // the shipped base's; patterns of files layered on top are planned against it
+  std::shared_ptr<Catalogue> catalogue;  // the shipped base's catalogue, read in place
   std::string base_version;
 
+  // NPU_DOCTOR_KB_SNAPSHOT replaces the built-in snapshot with one npu-doctor-kbc wrote
+  // (bench/kb_growth.sh measures knowledge bases of other sizes with it).
+  // The replacement is mapped for the life of the process, like the built-in snapshot, and
+  // like it is read in place (pages are read only when touched).
+  std::vector<EmbeddedFile> snapshot_files(embedded_knowledge_base().begin(), embedded_knowledge_base().end());
+  if (const char* path = std::getenv("NPU_DOCTOR_KB_SNAPSHOT"); path != nullptr && *path != '\0' && options.embedded) {
+    static const std::string_view mapped = map_file_forever(path);
+    if (mapped.empty()) problems.push_back({path, 0, "NPU_DOCTOR_KB_SNAPSHOT: cannot map this snapshot", true});
+    snapshot_files = {EmbeddedFile{path, mapped}};
+  }
   if (options.embedded) {
-    for (const auto& f : embedded_knowledge_base()) {
+    for (const auto& f : snapshot_files) {
       auto snapshot = read_kb_snapshot(f.content);
       if (!snapshot) {
         problems.push_back({std::string(f.name), 0, "the built-in knowledge base is damaged; rebuild npu-doctor", true});
@@ -505,7 +692,12 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
       // The usual case: nothing layered on top, and the snapshot was linted at build time.
       if (options.builtin_paths.empty() && options.user_paths.empty()) return std::move(*snapshot);
       base_version = snapshot->version();
-      std::tie(entries, extractors) = std::move(*snapshot).release();
+      auto parts = std::move(*snapshot).release();
+      entries = std::move(parts.entries);
+      extractors = std::move(parts.extractors);
+      sources = std::move(parts.sources);
+      gate = std::move(parts.gate);
+      catalogue = std::move(parts.catalogue);
     }
   }
   std::map<std::string, std::size_t> entry_index;
@@ -515,6 +707,7 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
 
   auto add = [&](std::string_view name, std::string_view content, bool user) {
     KbFile f = parse_kb_file(name, content, user, problems);
+    if (f.source) sources.push_back(std::move(*f.source));
     for (auto& x : f.extractors) {
       if (auto it = extractor_index.find(x.id); it != extractor_index.end()) {
         if (!user) problems.push_back({x.source.file, x.source.line, "duplicate extractor id '" + x.id + "'", true});
@@ -546,8 +739,10 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   for (const auto& p : options.builtin_paths) read_user_path(p, files, problems);
   for (auto& [name, content] : files) {
     hash = fnv1a(hash, content);
-    // Shipped files are named as in the source tree: "kb/seed.yaml".
-    add("kb/" + std::filesystem::path(name).filename().string(), content, false);
+    // Shipped files are named as in the source tree: "kb/seed.yaml", "kb/messages/hccl.yaml".
+    const auto at = name.rfind("/kb/");
+    add(at == std::string::npos ? "kb/" + std::filesystem::path(name).filename().string() : name.substr(at + 1),
+        content, false);
   }
   const std::size_t builtin_files = files.size();
   files.clear();
@@ -578,6 +773,11 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
         problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
       }
     }
+    for (const auto& rule : e.context) {
+      if (entry_index.find(rule.means) == entry_index.end()) {
+        problems.push_back({e.source.file, e.source.line, "context means unknown entry id '" + rule.means + "'", true});
+      }
+    }
   }
   std::string version = base_version;
   if (builtin_files + files.size() > 0) {
@@ -585,7 +785,10 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
     version = (base_version.empty() ? "kb-" : base_version + "+") + std::string(buf, 8);
   }
-  return KnowledgeBase(std::move(entries), std::move(extractors), std::move(version));
+  KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));
+  kb.set_gate(std::move(gate));
+  kb.set_catalogue(std::move(catalogue));
+  return kb;
 }
 
 }  // namespace npu_doctor

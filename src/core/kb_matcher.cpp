@@ -1,6 +1,9 @@
 #include "kb_matcher.hpp"
 
+#include "message_format.hpp"
+#include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "scan_plan.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -65,83 +68,196 @@ constexpr int kMaxCodesPerLine = 64;
 }  // namespace
 
 std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                            const std::string& cache_dir, const std::vector<MatchPattern>& gates) {
+                                            const std::string& cache_dir) {
   std::unique_ptr<KbMatcher> m(new KbMatcher(kb));
-  auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const SourceRef& where) {
-    std::string err;
-    auto re = Regex::compile(p.regex, p.ignore_case, err);
-    if (!re) {
-      problems.push_back({where.file, where.line, "regex does not compile: " + err, true});
-      return;
-    }
-    m->refs_.push_back({e, x, p, std::move(*re)});
-  };
-  for (const auto& x : kb.extractors()) add(nullptr, &x, x.pattern, x.source);
-  for (const auto& e : kb.entries()) {
-    for (const auto& p : e.patterns) add(&e, nullptr, p, e.source);
+  // Patterns the knowledge-base compiler did not plan (users' files loaded at run time,
+  // knowledge bases built in code) are planned here against the shipped gate.
+  std::vector<Entry> unplanned_entries;
+  std::vector<Extractor> unplanned_extractors;
+  for (const auto& x : kb.extractors()) {
+    if (!x.pattern.planned) unplanned_extractors.push_back(x);
   }
-  for (const auto& g : gates) add(nullptr, nullptr, g, SourceRef{"(word fallback gate)", 0});
-  // Compile; a pattern the engine rejects (e.g. a look-ahead) is reported and dropped.
+  for (const auto& e : kb.entries()) {
+    if (std::any_of(e.patterns.begin(), e.patterns.end(), [](const MatchPattern& p) { return !p.planned; })) {
+      unplanned_entries.push_back(e);
+    }
+  }
+  plan_patterns(unplanned_entries, unplanned_extractors, kb.gate(), true);
+  std::size_t next_entry = 0, next_extractor = 0;
+
+  auto add = [&](const Entry* e, const Extractor* x, const MatchPattern& p, const MatchPattern* plan) {
+    if (plan != nullptr) {
+      m->planned_.push_back(*plan);
+      plan = &m->planned_.back();
+    }
+    const MatchPattern& use = plan != nullptr ? *plan : p;
+    PatternRef& ref = m->refs_.emplace_back();
+    ref.entry = e;
+    ref.extractor = x;
+    ref.regex = use.regex;
+    ref.ignore_case = use.ignore_case;
+    ref.gated = use.gated;
+    ref.level = e != nullptr ? e->level : LevelRequirement::any;
+    if (use.keys.size() <= ref.keys.size()) {
+      for (const auto& k : use.keys) ref.keys[ref.key_count++] = k;
+    } else {
+      ref.more_keys.assign(use.keys.begin(), use.keys.end());  // a wide alternation
+    }
+  };
+  for (const auto& x : kb.extractors()) {
+    const MatchPattern* plan = nullptr;
+    if (!x.pattern.planned) plan = &unplanned_extractors[next_extractor++].pattern;
+    add(nullptr, &x, x.pattern, plan);
+  }
+  for (const auto& e : kb.entries()) {
+    const bool replan = std::any_of(e.patterns.begin(), e.patterns.end(), [](const MatchPattern& p) { return !p.planned; });
+    const Entry* planned = replan ? &unplanned_entries[next_entry++] : nullptr;
+    for (std::size_t i = 0; i < e.patterns.size(); ++i) {
+      add(&e, nullptr, e.patterns[i], planned != nullptr ? &planned->patterns[i] : nullptr);
+    }
+  }
+  // The catalogue of a snapshot, read in place: its entries are decoded only when matched.
+  if (const Catalogue* c = kb.catalogue()) {
+    for (std::size_t i = 0; i < c->size(); ++i) {
+      if (c->disabled(i)) continue;
+      const Catalogue::Pattern p = c->pattern(i);
+      PatternRef& ref = m->refs_.emplace_back();
+      ref.catalogue = i;
+      ref.regex = p.regex;
+      ref.ignore_case = p.ignore_case;
+      ref.gated = p.gated;
+      ref.level = p.level;
+      ref.key_count = p.key_count;
+      std::copy(p.keys.begin(), p.keys.begin() + static_cast<std::ptrdiff_t>(p.key_count), ref.keys.begin());
+    }
+  }
+
+  // The first stage: the gate, then every pattern the gate does not cover. Ids below
+  // kGateIds are the gate's; a pattern's id is kGateIds + its index.
+  std::vector<PatternSet::Spec> specs;
+  std::vector<std::size_t> owner;  // spec -> pattern index (npos for gate parts)
+  for (const auto& lit : kb.gate().literals) {
+    std::string re;
+    for (char c : lit) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_') {
+        re += c;
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        re += "\\x";
+        re += kHex[static_cast<unsigned char>(c) >> 4];
+        re += kHex[static_cast<unsigned char>(c) & 15];
+      }
+    }
+    specs.push_back({re, true});
+    owner.push_back(std::string::npos);
+  }
+  if (kb.gate().error_markers) {
+    for (auto& re : error_level_marker_regexes()) {
+      specs.push_back({re, false});
+      owner.push_back(std::string::npos);
+    }
+  }
+  for (std::size_t i = 0; i < m->refs_.size(); ++i) {
+    const PatternRef& r = m->refs_[i];
+    if (r.gated) continue;
+    specs.push_back({std::string(r.regex), r.ignore_case});
+    owner.push_back(i);
+    ++m->ungated_;
+  }
+  // A pattern the engine rejects (e.g. a look-ahead) cannot run in the first stage: it is
+  // reported and left out.
   for (;;) {
-    std::vector<PatternSet::Spec> specs;
-    specs.reserve(m->refs_.size());
-    for (const auto& r : m->refs_) specs.push_back({r.pattern.regex, r.pattern.ignore_case});
     PatternSet::CompileError error;
     if (auto set = PatternSet::compile(specs, error, cache_dir)) {
-      m->set_ = std::move(*set);
+      m->gate_ = std::move(*set);
+      m->stage1_owner_ = std::move(owner);
       break;
     }
-    if (error.index >= m->refs_.size()) {
+    if (error.index >= specs.size() || owner[error.index] == std::string::npos) {
       problems.push_back({"", 0, "pattern engine failed: " + error.message, true});
-      m->refs_.clear();
+      break;
+    }
+    const PatternRef& bad = m->refs_[owner[error.index]];
+    const Entry* owner_entry = m->entry_of(bad);
+    const SourceRef& where = owner_entry != nullptr ? owner_entry->source : bad.extractor->source;
+    const std::string& id = owner_entry != nullptr ? owner_entry->id : bad.extractor->id;
+    problems.push_back({where.file, where.line,
+                        "'" + id + "': no gate literal covers /" + std::string(bad.regex) +
+                            "/ and the first-stage engine rejects it: " + error.message,
+                        true});
+    m->refs_[owner[error.index]].dead = true;
+    specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(error.index));
+    owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(error.index));
+    --m->ungated_;
+  }
+
+  // The second stage: every pattern in the index. A pattern without keys that runs in the
+  // first stage anyway is a candidate exactly on the lines where the first stage found it.
+  for (std::size_t i = 0; i < m->refs_.size(); ++i) {
+    const PatternRef& r = m->refs_[i];
+    if (r.dead) continue;  // it could never be found: left out entirely
+    const auto keys = r.more_keys.empty() ? std::span<const std::string_view>(r.keys.data(), r.key_count)
+                                          : std::span<const std::string_view>(r.more_keys);
+    if (keys.empty() && !r.gated) {
+      m->unindexed_ungated_.push_back(i);
       continue;
     }
-    const auto& bad = m->refs_[error.index];
-    const SourceRef gate{"(word fallback gate)", 0};
-    const SourceRef& where = bad.entry != nullptr       ? bad.entry->source
-                             : bad.extractor != nullptr ? bad.extractor->source
-                                                        : gate;
-    const std::string owner = bad.entry != nullptr       ? bad.entry->id
-                              : bad.extractor != nullptr ? bad.extractor->id
-                                                         : "gate";
-    problems.push_back({where.file, where.line,
-                        "'" + owner + "': the multi-pattern engine rejects /" + bad.pattern.regex +
-                            "/: " + error.message,
-                        true});
-    m->refs_.erase(m->refs_.begin() + static_cast<std::ptrdiff_t>(error.index));
+    m->index_.add(i, keys);
   }
+  m->index_.finish();
+
   return m;
 }
 
-void KbMatcher::confirm(std::size_t pattern, std::string_view line, std::string_view component,
+KbMatcher::~KbMatcher() = default;
+
+const Regex* KbMatcher::regex_of(const PatternRef& ref) const {
+  std::call_once(ref.compiled, [&] {
+    std::string err;
+    ref.program = Regex::compile(ref.regex, ref.ignore_case, err);
+  });
+  return ref.program ? &*ref.program : nullptr;
+}
+
+const Entry* KbMatcher::entry_of(const PatternRef& ref) const {
+  if (ref.entry != nullptr) return ref.entry;
+  if (ref.catalogue != kNoCatalogue && kb_.catalogue() != nullptr) return &kb_.catalogue()->entry(ref.catalogue);
+  return nullptr;
+}
+
+void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineInfo& info,
                         std::vector<LineHit>& out) const {
   if (pattern >= refs_.size()) return;
   const PatternRef& ref = refs_[pattern];
-  if (ref.entry != nullptr) confirm_entry(ref, line, out);
-  else if (ref.extractor != nullptr) confirm_extractor(ref, line, component, out);
+  if (ref.level == LevelRequirement::error && info.level != LineLevel::error) return;
+  const Regex* re = regex_of(ref);
+  if (re == nullptr) return;
+  if (ref.extractor == nullptr) confirm_entry(ref, *re, line, info, out);
+  else confirm_extractor(ref, *re, line, info.module, out);
 }
 
-void KbMatcher::confirm_entry(const PatternRef& ref, std::string_view line, std::vector<LineHit>& out) const {
-  auto m = ref.regex.search(line);
+void KbMatcher::confirm_entry(const PatternRef& ref, const Regex& re, std::string_view line, const LineInfo& /*info*/,
+                              std::vector<LineHit>& out) const {
+  auto m = re.search(line);
   if (!m) return;
   LineHit hit;
-  hit.entry = ref.entry;
-  hit.specificity = Specificity::message;
+  hit.entry = entry_of(ref);  // a catalogue entry is decoded here, the first time it matches
+  hit.specificity = hit.entry->origin == Origin::source ? Specificity::source_message : Specificity::message;
   hit.begin = m->begin;
   hit.end = m->end;
   for (auto& [name, value] : m->named) {
     if (name == "code") hit.code = value;
     else hit.captures.emplace_back(name, value);
   }
-  if (hit.code.empty() && !ref.entry->codes.empty()) hit.code = ref.entry->codes.front();
+  if (hit.code.empty() && !hit.entry->codes.empty()) hit.code = hit.entry->codes.front();
   out.push_back(std::move(hit));
 }
 
-void KbMatcher::confirm_extractor(const PatternRef& ref, std::string_view line, std::string_view component,
+void KbMatcher::confirm_extractor(const PatternRef& ref, const Regex& re, std::string_view line, std::string_view component,
                                   std::vector<LineHit>& out) const {
   std::size_t pos = 0;
   for (int n = 0; n < kMaxCodesPerLine && pos <= line.size(); ++n) {
-    auto m = ref.regex.search(line, pos);
+    auto m = re.search(line, pos);
     if (!m) return;
     pos = m->end > m->begin ? m->end : m->begin + 1;
     std::string ns = ref.extractor->code_namespace;
@@ -163,66 +279,89 @@ void KbMatcher::confirm_extractor(const PatternRef& ref, std::string_view line, 
 }
 
 std::vector<LineHit> KbMatcher::match_line(std::string_view line) const {
-  std::vector<std::size_t> candidates;
-  auto scratch = set_.make_scratch();
-  std::string error;
-  set_.scan(line, scratch, [&](std::size_t id, std::size_t) { candidates.push_back(id); }, error);
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  std::vector<LineIndex::Hit> candidates;
+  std::vector<uint32_t> seen;
+  index_.candidates(line, candidates, seen);
+  for (std::size_t id : unindexed_ungated_) candidates.push_back({id, 0});
+  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
   std::vector<LineHit> hits;
-  const std::string component = parse_line_info(line).module;
-  for (std::size_t id : candidates) confirm(id, line, component, hits);
+  const LineInfo info = parse_line_info(line);
+  for (const auto& c : candidates) confirm(c.pattern, line, info, hits);
   dedupe_hits(hits);
   return hits;
 }
 
 std::vector<LineHit> KbMatcher::match_line_reference(std::string_view line) const {
   std::vector<LineHit> hits;
-  const std::string component = parse_line_info(line).module;
-  for (std::size_t id = 0; id < refs_.size(); ++id) confirm(id, line, component, hits);
+  const LineInfo info = parse_line_info(line);
+  for (std::size_t id = 0; id < refs_.size(); ++id) {
+    if (!refs_[id].dead) confirm(id, line, info, hits);
+  }
   dedupe_hits(hits);
   return hits;
 }
 
-std::size_t KbMatcher::engine_self_test(std::string* first_miss) const {
-  std::vector<const std::string*> samples;
-  for (const auto& x : kb_.extractors()) {
-    for (const auto& s : x.samples_match) samples.push_back(&s);
+bool KbMatcher::passes_gate(std::string_view line) const {
+  bool hit = false;
+  auto scratch = gate_.make_scratch();
+  std::string error;
+  gate_.scan(line, scratch, [&](std::size_t, std::size_t) { hit = true; }, error);
+  return hit;
+}
+
+std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough) const {
+  std::vector<std::string> lines;
+  if (thorough) {
+    for (const auto& x : kb_.extractors()) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
+    kb_.for_each_entry([&](const Entry& e) { lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end()); });
+    // Only lines the second stage recognises must pass (a sample of a pattern that failed
+    // to compile is reported elsewhere).
+    std::erase_if(lines, [&](const std::string& l) { return match_line(l).empty(); });
+  } else {
+    for (const auto& lit : kb_.gate().literals) {
+      lines.push_back("x " + lit + " y");
+      std::string up = lit;
+      for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      lines.push_back("x " + up + " y");
+    }
+    if (kb_.gate().error_markers) {
+      for (const char* l : {"[ERROR] RUNTIME(1,python):x", "ERROR 03-19 x", "[rank0]:[E0319 06:28:14.1 x.cpp:1] x",
+                            "EZ9999[PID: 1] 2025-03-02-10:55:12.313.101 (EZ9999): x"}) {
+        lines.emplace_back(l);
+      }
+    }
+    for (const auto& ref : refs_) {
+      if (ref.gated || ref.dead) continue;
+      const Entry* e = entry_of(ref);
+      const auto& samples = e != nullptr ? e->samples_match : ref.extractor->samples_match;
+      lines.insert(lines.end(), samples.begin(), samples.end());
+    }
   }
-  for (const auto& e : kb_.entries()) {
-    for (const auto& s : e.samples_match) samples.push_back(&s);
-  }
-  // Each sample between filler lines of varying length, all in one buffer.
+  // Each line between filler lines of varying length, all in one buffer.
   std::string buffer;
-  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sample
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each line
   uint32_t rng = 12345;
-  for (const std::string* s : samples) {
+  for (const std::string& s : lines) {
     rng = rng * 1103515245u + 12345u;
     buffer.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
     buffer.append((rng >> 16) % 97, 'f');
     buffer += '\n';
-    spans.emplace_back(buffer.size(), buffer.size() + s->size());
-    buffer += *s;
+    spans.emplace_back(buffer.size(), buffer.size() + s.size());
+    buffer += s;
     buffer += '\n';
   }
-  auto scratch = set_.make_scratch();
+  auto scratch = gate_.make_scratch();
   std::string error;
-  std::vector<std::pair<std::size_t, std::size_t>> in_buffer;  // (end, pattern)
-  set_.scan(buffer, scratch, [&](std::size_t id, std::size_t end) { in_buffer.emplace_back(end, id); }, error);
-  std::sort(in_buffer.begin(), in_buffer.end());
+  std::vector<std::size_t> ends;
+  gate_.scan(buffer, scratch, [&](std::size_t, std::size_t end) { ends.push_back(end); }, error);
+  std::sort(ends.begin(), ends.end());
   std::size_t misses = 0;
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    std::vector<std::size_t> alone;
-    set_.scan(*samples[i], scratch, [&](std::size_t id, std::size_t) { alone.push_back(id); }, error);
-    for (std::size_t id : alone) {
-      const bool found = std::any_of(std::lower_bound(in_buffer.begin(), in_buffer.end(), std::pair(spans[i].first, std::size_t{0})),
-                                     std::upper_bound(in_buffer.begin(), in_buffer.end(), std::pair(spans[i].second, refs_.size())),
-                                     [&](const auto& m) { return m.second == id; });
-      if (!found) {
-        if (misses == 0 && first_miss != nullptr) *first_miss = *samples[i];
-        ++misses;
-        break;
-      }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto it = std::lower_bound(ends.begin(), ends.end(), spans[i].first + 1);
+    const bool in_buffer = it != ends.end() && *it <= spans[i].second;
+    if (!in_buffer || !passes_gate(lines[i])) {
+      if (misses == 0 && first_miss != nullptr) *first_miss = lines[i];
+      ++misses;
     }
   }
   return misses;
@@ -239,7 +378,36 @@ void dedupe_hits(std::vector<LineHit>& hits) {
     });
     if (!seen) kept.push_back(std::move(h));
   }
+  // The catalogue never overrides hand-written knowledge of the same line, and one line is
+  // one message: the catalogue hit with the most literal text stands for it.
+  // A generic wrapper (a bare Python exception, "Inner Error") says nothing of the message.
+  const bool claimed = std::any_of(kept.begin(), kept.end(), [](const LineHit& h) {
+    return h.entry->origin == Origin::curated && h.specificity >= Specificity::exact_code && h.entry->role != Role::wrapper;
+  });
+  const LineHit* best_source = nullptr;
+  std::size_t best_weight = 0;
+  for (const LineHit& h : kept) {
+    if (h.specificity != Specificity::source_message) continue;
+    const std::size_t w = literal_weight(*h.entry);
+    if (best_source == nullptr || w > best_weight) {
+      best_source = &h;
+      best_weight = w;
+    }
+  }
+  if (best_source != nullptr) {
+    const Entry* keep = claimed ? nullptr : best_source->entry;
+    std::erase_if(kept, [&](const LineHit& h) { return h.specificity == Specificity::source_message && h.entry != keep; });
+  }
   hits = std::move(kept);
+}
+
+std::size_t literal_weight(const Entry& e) {
+  if (e.format.empty()) return e.patterns.empty() ? 0 : e.patterns.front().regex.size();
+  std::string error;
+  const auto p = format_to_pattern(e.format, FormatStyle::printf, error);
+  std::size_t n = 0;
+  if (p) for (const auto& l : p->literals) n += l.size();
+  return n;
 }
 
 }  // namespace npu_doctor

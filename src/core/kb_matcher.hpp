@@ -1,16 +1,27 @@
 #pragma once
-// The knowledge base compiled for matching: every entry pattern and every code
-// extractor in one Vectorscan database, plus the PCRE2 form of each pattern to
-// confirm a candidate line and read its captures.
+// The knowledge base compiled for the two-stage scan (docs/scanning.md):
+//   - the first stage, one Vectorscan/Hyperscan database run over every byte: the gate's
+//     literals and error-level markers, plus the regex of every pattern the gate does not
+//     cover; a line with any of them goes on to
+//   - the second stage: an index of every pattern's literals picks the patterns the line may
+//     match (line_index.hpp), and PCRE2 confirms each on the line and reads its captures.
+// PCRE2 programs are compiled the first time a pattern is confirmed, so start-up does not
+// grow with the knowledge base.
+#include <algorithm>
+#include <array>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "line_index.hpp"
 #include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
+#include "npu_doctor/line_info.hpp"
 #include "pattern_set.hpp"
 #include "regex.hpp"
 
@@ -29,55 +40,93 @@ struct LineHit {
 
 class KbMatcher {
  public:
-  // Compiles the patterns of `kb`. A pattern the engine rejects is reported in
-  // `problems` and left out; everything else still works. `cache_dir` (optional) keeps
-  // compiled databases between runs (see PatternSet::compile).
-  // `gates` are extra patterns that recognise nothing themselves but bring their lines
-  // to the scanner's attention (the word fallback's candidate lines).
+  // Compiles the first stage and indexes the patterns of `kb`. A pattern that does not
+  // compile is reported in `problems` and left out; everything else still works.
+  // `cache_dir` (optional) keeps compiled first-stage databases between runs.
   static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                          const std::string& cache_dir = {},
-                                          const std::vector<MatchPattern>& gates = {});
+                                          const std::string& cache_dir = {});
+  ~KbMatcher();
 
   const KnowledgeBase& kb() const { return kb_; }
-  const PatternSet& patterns() const { return set_; }
-  std::size_t pattern_count() const { return refs_.size(); }
+  // The first stage: any match marks its line for the second stage.
+  const PatternSet& gate() const { return gate_; }
+  std::size_t pattern_count() const {
+    return static_cast<std::size_t>(std::count_if(refs_.begin(), refs_.end(), [](const auto& r) { return !r.dead; }));
+  }
+  // Patterns whose own regex runs in the first stage (the gate does not cover them).
+  std::size_t ungated_count() const { return ungated_; }
+  const LineIndex& index() const { return index_; }
+  // The pattern a first-stage match id stands for (npos: a gate literal or marker).
+  std::size_t stage1_pattern(std::size_t id) const { return id < stage1_owner_.size() ? stage1_owner_[id] : std::string::npos; }
+  // Patterns the index cannot hold that run in the first stage: candidates where it found them.
+  const std::vector<std::size_t>& unindexed_ungated() const { return unindexed_ungated_; }
 
-  // Confirms candidate `pattern` on `line` and appends what it recognises.
-  // `component` is the plog module of the line ("HCCL"...), used for code ranges.
-  void confirm(std::size_t pattern, std::string_view line, std::string_view component,
-               std::vector<LineHit>& out) const;
+  // Confirms candidate `pattern` on `line` and appends what it recognises. `info` is what
+  // the line says of itself: its plog module ("HCCL"...) settles code ranges, its level
+  // decides entries recognised only on error-level lines.
+  void confirm(std::size_t pattern, std::string_view line, const LineInfo& info, std::vector<LineHit>& out) const;
 
-  // Everything recognised on one line (the whole pipeline, for lint and tests).
+  // Everything recognised on one line by the second stage (what the scanner does with a
+  // line that passed the gate; lint, explain and tests use it directly).
   std::vector<LineHit> match_line(std::string_view line) const;
 
-  // Everything recognised on one line by PCRE2 alone, without the multi-pattern engine:
-  // the reference the engine is checked against (slow; tests only).
+  // Everything recognised on one line by PCRE2 alone, every pattern tried: the reference
+  // the index is checked against (slow; tests only).
   std::vector<LineHit> match_line_reference(std::string_view line) const;
 
-  // Checks the multi-pattern engine against itself: every knowledge-base sample line is
-  // scanned alone and inside one large buffer of filler; a pattern reported alone but
-  // not in the buffer is a miss. Returns the number of misses (0 = the engine is sound).
-  // Some Vectorscan builds lose matches on some CPUs; this catches that at start-up.
-  std::size_t engine_self_test(std::string* first_miss = nullptr) const;
+  // Whether the first stage lets `line` through (alone, and inside a large buffer).
+  bool passes_gate(std::string_view line) const;
+
+  // Checks the first stage: lines that must pass the gate are scanned alone and inside one
+  // large buffer of filler; a line that passes alone but not in the buffer, or not at all,
+  // is a miss. Returns the number of misses (0 = sound). Some Vectorscan builds lose matches
+  // on some CPUs; the quick form (one line per gate literal and marker, the samples of the
+  // patterns outside the gate) catches that at start-up. The thorough form (every sample the
+  // knowledge base recognises) is the lint's proof that the gate covers what it claims.
+  std::size_t engine_self_test(std::string* first_miss = nullptr, bool thorough = false) const;
 
  private:
+  static constexpr std::size_t kNoCatalogue = static_cast<std::size_t>(-1);
   struct PatternRef {
-    const Entry* entry = nullptr;          // an entry's message pattern, or
-    const Extractor* extractor = nullptr;  // a code extractor, or neither: a gate
-    MatchPattern pattern;
-    Regex regex;
+    const Entry* entry = nullptr;          // a decoded entry's message pattern, or
+    std::size_t catalogue = kNoCatalogue;  // a catalogue entry's (decoded when it matches), or
+    const Extractor* extractor = nullptr;  // a code extractor
+    std::string_view regex;                // valid as long as the knowledge base is
+    bool ignore_case = false;
+    bool gated = false;
+    LevelRequirement level = LevelRequirement::any;
+    std::array<std::string_view, 8> keys{};  // the index keys (one per string of the best clause)
+    std::size_t key_count = 0;
+    std::vector<std::string_view> more_keys;  // instead, for a clause of more than 8 strings
+    bool dead = false;  // the first stage rejected it and nothing gates it: never found
+    mutable std::once_flag compiled;
+    mutable std::optional<Regex> program;  // compiled on first use
   };
   explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
-  void confirm_entry(const PatternRef& ref, std::string_view line, std::vector<LineHit>& out) const;
-  void confirm_extractor(const PatternRef& ref, std::string_view line, std::string_view component,
+  const Regex* regex_of(const PatternRef& ref) const;
+  const Entry* entry_of(const PatternRef& ref) const;
+  void confirm_entry(const PatternRef& ref, const Regex& re, std::string_view line, const LineInfo& info,
+                     std::vector<LineHit>& out) const;
+  void confirm_extractor(const PatternRef& ref, const Regex& re, std::string_view line, std::string_view component,
                          std::vector<LineHit>& out) const;
 
   const KnowledgeBase& kb_;
-  std::vector<PatternRef> refs_;
-  PatternSet set_;
+  std::deque<PatternRef> refs_;  // a deque: PatternRef holds a once_flag, which cannot move
+  std::deque<MatchPattern> planned_;  // plans made here for patterns the compiler did not plan
+  LineIndex index_;
+  std::vector<std::size_t> unindexed_ungated_;
+  std::vector<std::size_t> stage1_owner_;  // first-stage id -> pattern (npos: gate literal or marker)
+  PatternSet gate_;
+  std::size_t ungated_ = 0;
 };
 
-// Removes repeated (entry, code) pairs, keeping the most specific first occurrence.
+// What one line finally says: repeated (entry, code) pairs removed (the most specific first
+// occurrence kept), catalogue hits dropped when a hand-written entry claims the line by a
+// message or an exact code, and of several catalogue hits only the one with the most
+// literal text kept (docs/kb-messages.md).
 void dedupe_hits(std::vector<LineHit>& hits);
+
+// How much literal text a catalogue entry's format keeps (its specificity among others).
+std::size_t literal_weight(const Entry& e);
 
 }  // namespace npu_doctor

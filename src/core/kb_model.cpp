@@ -3,7 +3,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/knowledge_base.hpp"
+
+#include <array>
 
 namespace npu_doctor {
 namespace {
@@ -75,8 +78,11 @@ std::string normalize_code(std::string_view code) {
 }
 
 KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> extractors,
-                             std::string version)
-    : entries_(std::move(entries)), extractors_(std::move(extractors)), version_(std::move(version)) {
+                             std::string version, std::vector<KbSource> sources)
+    : entries_(std::move(entries)),
+      extractors_(std::move(extractors)),
+      sources_(std::move(sources)),
+      version_(std::move(version)) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     by_id_.emplace(entries_[i].id, i);
     for (const auto& c : entries_[i].codes) {
@@ -87,19 +93,62 @@ KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> 
     }
     if (!entries_[i].name.empty() && !entries_[i].codes.empty()) by_name_.emplace(entries_[i].name, i);
   }
+  // Entries without a cause or remedies of their own show their category's general texts
+  // (kb/categories.yaml: "category.<name>"). The pointers stay valid: entries_ never grows.
+  for (auto& e : entries_) {
+    e.texts_from = nullptr;
+    if (!e.cause.en.empty() && !e.remedies.empty()) continue;
+    auto it = by_id_.find(category_entry_id(e.category));
+    if (it != by_id_.end() && &entries_[it->second] != &e) e.texts_from = &entries_[it->second];
+  }
 }
 
-std::pair<std::vector<Entry>, std::vector<Extractor>> KnowledgeBase::release() && {
+KnowledgeBase::Parts KnowledgeBase::release() && {
   by_id_.clear();
   by_code_.clear();
   fallbacks_.clear();
   by_name_.clear();
-  return {std::move(entries_), std::move(extractors_)};
+  for (auto& e : entries_) e.texts_from = nullptr;
+  return {std::move(entries_), std::move(extractors_), std::move(sources_), std::move(gate_), std::move(catalogue_)};
 }
+
+void KnowledgeBase::set_catalogue(std::shared_ptr<Catalogue> catalogue) {
+  catalogue_ = std::move(catalogue);
+  if (!catalogue_) return;
+  std::array<const Entry*, 12> texts{};
+  for (Category c : categories_in_priority_order()) texts[static_cast<std::size_t>(c)] = find_id(category_entry_id(c));
+  catalogue_->set_category_texts(texts);
+  // A decoded entry with a catalogue entry's id (a user's file) replaces it.
+  for (const auto& e : entries_) {
+    if (auto i = catalogue_->find(e.id)) catalogue_->disable(*i);
+  }
+}
+
+std::size_t KnowledgeBase::entry_count() const {
+  std::size_t n = entries_.size();
+  if (catalogue_) {
+    for (std::size_t i = 0; i < catalogue_->size(); ++i) n += catalogue_->disabled(i) ? 0u : 1u;
+  }
+  return n;
+}
+
+void KnowledgeBase::for_each_entry(const std::function<void(const Entry&)>& visit) const {
+  for (const auto& e : entries_) visit(e);
+  if (!catalogue_) return;
+  for (std::size_t i = 0; i < catalogue_->size(); ++i) {
+    if (!catalogue_->disabled(i)) visit(catalogue_->entry(i));
+  }
+}
+
+std::string category_entry_id(Category c) { return "category." + std::string(to_string(c)); }
 
 const Entry* KnowledgeBase::find_id(std::string_view id) const {
   auto it = by_id_.find(id);
-  return it == by_id_.end() ? nullptr : &entries_[it->second];
+  if (it != by_id_.end()) return &entries_[it->second];
+  if (catalogue_) {
+    if (auto i = catalogue_->find(id); i && !catalogue_->disabled(*i)) return &catalogue_->entry(*i);
+  }
+  return nullptr;
 }
 
 std::optional<CodeResolution> KnowledgeBase::resolve_code(std::string_view ns, std::string_view code,

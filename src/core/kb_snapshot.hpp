@@ -1,7 +1,8 @@
 #pragma once
 // The built-in knowledge base travels inside the binary as a compact snapshot written at
-// build time by tools/kbc.cpp from kb/*.yaml (after a full lint), so start-up does not
-// parse YAML.
+// build time by npu-doctor-kbc from kb/*.yaml (after a full lint), so start-up does not
+// parse YAML; its message catalogue is read in place (npu_doctor/catalogue.hpp).
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,8 +13,12 @@ namespace npu_doctor {
 
 std::string write_kb_snapshot(const KnowledgeBase& kb);
 
-// nullopt when `data` is not a snapshot of this build's format.
-std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data);
+// nullopt when `data` is not a snapshot of this build's format. The knowledge base reads
+// its catalogue from `data` in place: `data` must outlive it, which `owner` (when given)
+// guarantees; null means `data` lives forever (the snapshot compiled into the binary).
+std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner = nullptr);
+// The same, for bytes of no lasting home (a file, a test): the knowledge base keeps them.
+std::optional<KnowledgeBase> read_kb_snapshot_copy(std::string data);
 
 // The version and entry count of a snapshot without decoding its entries (--version).
 struct KbSnapshotSummary {

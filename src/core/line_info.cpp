@@ -168,6 +168,12 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
 
 LineLevel find_level(std::string_view line) {
   const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 160));
+  // glog without brackets: "E0302 10:55:12.313101 12345 file.cc:12] ..." at the line start.
+  if (head.size() >= 9 && std::string_view("EWIF").find(head[0]) != std::string_view::npos && is_digit(head[1]) &&
+      is_digit(head[2]) && is_digit(head[3]) && is_digit(head[4]) && head[5] == ' ' && is_digit(head[6]) &&
+      is_digit(head[7]) && head[8] == ':') {
+    return head[0] == 'W' ? LineLevel::warning : head[0] == 'I' ? LineLevel::info : LineLevel::error;
+  }
   // glog / c10 / torch_npu: "[W1230 06:28:14..." or "[W compiler_depend.ts:487]" (possibly after "[rank3]:").
   for (std::size_t p = head.find('['); p != std::string_view::npos && p + 2 < head.size(); p = head.find('[', p + 1)) {
     const char c = head[p + 1];
@@ -185,7 +191,7 @@ LineLevel find_level(std::string_view line) {
   };
   static constexpr Word kWords[] = {
       {"[ERROR]", LineLevel::error},   {"[WARNING]", LineLevel::warning}, {"[WARN]", LineLevel::warning},
-      {"[INFO]", LineLevel::info},     {"[DEBUG]", LineLevel::debug},     {"[TRACE]", LineLevel::debug},
+      {"ERROR:", LineLevel::error},    {"[INFO]", LineLevel::info},     {"[DEBUG]", LineLevel::debug},     {"[TRACE]", LineLevel::debug},
       {"[EVENT]", LineLevel::info},    {"ERROR ", LineLevel::error},      {"WARNING ", LineLevel::warning},
       {"INFO ", LineLevel::info},      {"DEBUG ", LineLevel::debug},      {"| ERROR", LineLevel::error},
       {"| WARNING", LineLevel::warning}, {"| INFO", LineLevel::info},     {"- ERROR -", LineLevel::error},
@@ -205,6 +211,20 @@ LineLevel find_level(std::string_view line) {
     level = w.level;
   }
   if (level != LineLevel::unknown) return level;
+  // CANN's error manager reports "EI0002: [PID: 1] ...", "EZ9999[PID: 1] ... (EZ9999): ...",
+  // "[PID: 1] ... Compilation_Error(E20001): ...": an E-code is an error, a W-code a warning.
+  if (const auto pid = head.find("[PID:"); pid != std::string_view::npos) {
+    auto code_at = [&](std::size_t i) {
+      return i + 6 <= head.size() && (head[i] == 'E' || head[i] == 'W') &&
+             (is_digit(head[i + 1]) || (head[i + 1] >= 'A' && head[i + 1] <= 'Z')) && is_digit(head[i + 2]) &&
+             is_digit(head[i + 3]) && is_digit(head[i + 4]) && is_digit(head[i + 5]);
+    };
+    for (std::size_t i = 0; i + 6 <= head.size(); ++i) {
+      const bool reported = (i + 6 == pid) || (i + 8 == pid && head.substr(i + 6, 2) == ": ") ||
+                            (i > 0 && head[i - 1] == '(' && head.substr(i + 6, 2) == "):");
+      if (reported && code_at(i)) return head[i] == 'E' ? LineLevel::error : LineLevel::warning;
+    }
+  }
   for (std::string_view w : {"UserWarning:", "FutureWarning:", "DeprecationWarning:", "RuntimeWarning:", "Warning: "}) {
     if (head.find(w) != std::string_view::npos) return LineLevel::warning;
   }

@@ -98,19 +98,22 @@ struct Scanner::BlockState {
 };
 
 Scanner::Scanner(const KbMatcher& matcher, const ScanOptions& options, const WordFallback* words)
-    : matcher_(matcher), options_(options), words_(words), scratch_(matcher.patterns().make_scratch()) {}
+    : matcher_(matcher), options_(options), words_(words), scratch_(matcher.gate().make_scratch()) {}
 
 std::string Scanner::context_text(std::string_view raw) const {
   return std::string(utf8_prefix(sanitize_line(raw), options_.max_text));
 }
 
-void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out) {
+void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out,
+                   const ScanStart& start) {
   ChunkReader reader(in, options_.block_size, options_.read_ahead);
-  bool first = true;
+  bool first = start.whole_input;  // a later part of a file was checked with its first part
   BlockState st;
   st.input = input_index;
   st.path = report.path;
   st.timeline = &report.timeline;
+  st.first_line = start.first_line;
+  st.tail = start.tail;
   uint64_t bytes = 0;
   bool last_byte_newline = true;
   std::string_view carry;
@@ -142,9 +145,11 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
     carry = view.substr(cut);
     if (chunk.eof) break;
   }
+  // Evidence near the end of a part still wants its lines after: read them from what follows.
+  if (start.lookahead != nullptr && !st.pending.empty()) read_after_context(*start.lookahead, st, out);
   const std::string& read_error = reader.error();
   report.bytes = bytes;
-  report.lines = bytes == 0 ? 0 : st.first_line - 1 + (last_byte_newline ? 0 : 1);
+  report.lines = bytes == 0 ? 0 : st.first_line - start.first_line + (last_byte_newline ? 0 : 1);
   for (auto it = st.tail.rbegin(); it != st.tail.rend() && !report.timeline.last_time; ++it) {
     report.timeline.last_time = find_timestamp(it->text);
   }
@@ -156,21 +161,37 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
 
 void Scanner::process_block(std::string_view block, BlockState& st, FindingCollector& out) {
   fill_pending(block, st, out);
-  matches_.clear();
+  if (!options_.gate) {
+    // Every line to the second stage: the reference the gate is checked against.
+    uint64_t line_no = st.first_line;
+    stage1_found_ = matcher_.unindexed_ungated();  // without the first stage: every line
+    for (std::size_t start = 0; start < block.size(); ++line_no) {
+      std::size_t end = find_newline(block, start);
+      if (end == std::string_view::npos) end = block.size();
+      process_line(block, start, line_no, st, out);
+      start = end + 1;
+    }
+    const uint64_t next_first_line = st.first_line + count_newlines(block);
+    update_tail(block, next_first_line - 1, st);
+    st.first_line = next_first_line;
+    return;
+  }
+  // First stage: the gate marks lines; only they go on. Matches come in order of their end.
+  gate_ends_.clear();
   std::string error;
-  matcher_.patterns().scan(
-      block, scratch_, [&](std::size_t pattern, std::size_t end) { matches_.push_back({end, pattern}); }, error);
-  std::stable_sort(matches_.begin(), matches_.end(), [](const Match& a, const Match& b) { return a.end < b.end; });
+  matcher_.gate().scan(block, scratch_, [&](std::size_t id, std::size_t end) { gate_ends_.push_back({end, id}); }, error);
+  std::sort(gate_ends_.begin(), gate_ends_.end());
 
-  // Walk the matches in order, counting newlines only up to each match.
+  // Walk the marked lines in order, counting newlines only up to each one.
   std::size_t cursor = 0;
   std::size_t line_start = 0;
+  std::size_t line_end = 0;  // end of the last line processed (exclusive of its newline)
+  bool any = false;
   uint64_t line_no = st.first_line;
-  std::vector<Match> on_line;
-  std::size_t group_start = 0;
-  uint64_t group_line = 0;
-  for (const Match& m : matches_) {
-    const std::size_t pos = m.end == 0 ? 0 : m.end - 1;
+  for (std::size_t g = 0; g < gate_ends_.size(); ++g) {
+    const std::size_t end = gate_ends_[g].first;
+    const std::size_t pos = end == 0 ? 0 : end - 1;
+    if (any && pos <= line_end) continue;  // the same line again
     if (pos > cursor) {
       const uint64_t newlines = count_newlines(block.substr(cursor, pos - cursor));
       if (newlines > 0) {
@@ -180,52 +201,71 @@ void Scanner::process_block(std::string_view block, BlockState& st, FindingColle
       }
       cursor = pos;
     }
-    if (!on_line.empty() && group_line != line_no) {
-      process_line(block, group_start, group_line, on_line, st, out);
-      on_line.clear();
+    line_end = find_newline(block, line_start);
+    if (line_end == std::string_view::npos) line_end = block.size();
+    // The patterns the first stage itself found on this line and the index cannot offer.
+    stage1_found_.clear();
+    for (std::size_t k = g; k < gate_ends_.size() && gate_ends_[k].first - 1 <= line_end; ++k) {
+      const std::size_t p = matcher_.stage1_pattern(gate_ends_[k].second);
+      if (p != std::string::npos) stage1_found_.push_back(p);
     }
-    group_start = line_start;
-    group_line = line_no;
-    on_line.push_back(m);
+    process_line(block, line_start, line_no, st, out);
+    any = true;
   }
-  if (!on_line.empty()) process_line(block, group_start, group_line, on_line, st, out);
-
   const uint64_t rest = count_newlines(block.substr(cursor));
   const uint64_t next_first_line = line_no + rest;
   update_tail(block, next_first_line - 1, st);
   st.first_line = next_first_line;
 }
 
-void Scanner::process_line(std::string_view block, std::size_t start, uint64_t line_no,
-                           const std::vector<Match>& matches, BlockState& st, FindingCollector& out) {
+void Scanner::process_line(std::string_view block, std::size_t start, uint64_t line_no, BlockState& st,
+                           FindingCollector& out) {
   std::size_t line_end = find_newline(block, start);
   if (line_end == std::string_view::npos) line_end = block.size();
   const std::string_view line = strip_cr(block.substr(start, line_end - start));
-  const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
-
+  if (line.empty()) return;
+  // Second stage: the patterns whose literals the line holds, confirmed one by one. What
+  // the line says of itself (level, module, time) is read only when some pattern may match:
+  // most lines the gate lets through are healthy lines holding a common error word.
   hits_.clear();
+  candidates_.clear();
   if (line.size() <= kLongLine) {
-    std::vector<std::size_t> ids;
-    for (const auto& m : matches) ids.push_back(m.pattern);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    for (std::size_t id : ids) matcher_.confirm(id, line, info.module, hits_);
+    matcher_.index().candidates(line, candidates_, seen_);
   } else {
-    // A huge line (a flattened traceback, a binary blob): confirm around each match.
+    matcher_.index().all_positions(line, candidates_);
+  }
+  for (std::size_t p : stage1_found_) {
+    if (std::find(matcher_.unindexed_ungated().begin(), matcher_.unindexed_ungated().end(), p) !=
+        matcher_.unindexed_ungated().end()) {
+      candidates_.push_back({p, 0});
+    }
+  }
+  // A line no pattern may match is done, unless the word fallback wants to read it.
+  const bool for_words = words_ != nullptr && st.words_left > 0;
+  if (candidates_.empty() && !(for_words && words_->is_candidate(line, find_level(line)))) return;
+  const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
+  if (line.size() <= kLongLine) {
+    std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
+    for (const auto& c : candidates_) matcher_.confirm(c.pattern, line, info, hits_);
+  } else {
+    // A huge line (a flattened traceback, a binary blob): confirm in windows around each
+    // place a pattern's literal occurs.
+    std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) {
+      return std::pair(a.pattern, a.position) < std::pair(b.pattern, b.position);
+    });
     std::size_t last_window_end = 0;
     std::size_t last_pattern = static_cast<std::size_t>(-1);
-    for (const auto& m : matches) {
-      const std::size_t end = std::min(m.end - start, line.size());
-      if (m.pattern == last_pattern && end <= last_window_end) continue;
-      const std::size_t from = end > kWindow ? end - kWindow : 0;
-      const std::size_t to = std::min(line.size(), end + kWindow);
+    for (const auto& c : candidates_) {
+      if (c.pattern == last_pattern && c.position + kWindow / 2 <= last_window_end) continue;
+      const std::size_t from = c.position > kWindow ? c.position - kWindow : 0;
+      const std::size_t to = std::min(line.size(), c.position + kWindow);
       const std::size_t before = hits_.size();
-      matcher_.confirm(m.pattern, line.substr(from, to - from), info.module, hits_);
+      matcher_.confirm(c.pattern, line.substr(from, to - from), info, hits_);
       for (std::size_t i = before; i < hits_.size(); ++i) {
         hits_[i].begin += from;
         hits_[i].end += from;
       }
-      last_pattern = m.pattern;
+      last_pattern = c.pattern;
       last_window_end = to;
     }
   }
@@ -233,7 +273,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
 
   // The word fallback: an error line that no entry claims (or only a wrapper) is
   // classified by its words (word_fallback.hpp, docs/root-cause.md).
-  if (words_ != nullptr && st.words_left > 0 && WordFallback::unclaimed(hits_) && words_->is_candidate(line, info.level)) {
+  if (for_words && WordFallback::unclaimed(hits_) && words_->is_candidate(line, info.level)) {
     --st.words_left;
     if (auto hit = words_->classify(line)) hits_.push_back(std::move(*hit));
   }
@@ -332,6 +372,27 @@ void Scanner::fill_pending(std::string_view block, BlockState& st, FindingCollec
     begin = end + 1;
     ++n;
   }
+}
+
+void Scanner::read_after_context(ByteStream& in, BlockState& st, FindingCollector& out) {
+  // fill_pending() numbers lines from st.first_line: advance it over what is read here,
+  // then restore it (the part's own line count must not include these lines).
+  const uint64_t first_line = st.first_line;
+  std::string buf(64 * 1024, '\0');
+  std::string lines;
+  while (!st.pending.empty()) {
+    const long n = in.read(buf.data(), buf.size());
+    if (n <= 0) break;
+    lines.append(buf.data(), static_cast<std::size_t>(n));
+    const auto last_nl = lines.rfind('\n');
+    if (last_nl == std::string::npos) continue;
+    const std::string_view complete = std::string_view(lines).substr(0, last_nl + 1);
+    fill_pending(complete, st, out);
+    st.first_line += count_newlines(complete);
+    lines.erase(0, last_nl + 1);
+  }
+  if (!st.pending.empty() && !lines.empty()) fill_pending(lines, st, out);
+  st.first_line = first_line;
 }
 
 void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, BlockState& st) const {

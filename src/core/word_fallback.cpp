@@ -13,15 +13,6 @@ bool is_word_char(char c) {
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-std::string regex_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (!is_word_char(c)) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 bool is_exception_line(std::string_view line) {
@@ -55,38 +46,42 @@ WordFallback::WordFallback(const KnowledgeBase& kb, WordModel model) : model_(st
   }
 }
 
-std::vector<MatchPattern> WordFallback::gate_patterns() const {
-  std::vector<MatchPattern> out;
-  if (!model_.error_words.empty()) {
-    std::string words;
-    for (const auto& w : model_.error_words) words += (words.empty() ? "" : "|") + regex_escape(w);
-    out.push_back({"\\b(?:" + words + ")\\b", true});
-  }
-  out.push_back({"(?:Error|Exception):", false});
-  return out;
-}
-
 bool WordFallback::has_error_word(std::string_view line) const {
-  std::vector<std::string> words;
-  std::string word;
-  for (std::size_t i = 0; i <= line.size(); ++i) {
-    if (i < line.size() && is_word_char(line[i])) {
-      word += lower(line[i]);
-    } else if (!word.empty()) {
-      words.push_back(std::move(word));
-      word.clear();
+  // Words are runs of [A-Za-z0-9_] (as \b sees them), compared without case. The two words
+  // before each error word and the one after it are checked for a negation.
+  auto equals = [](std::string_view word, const std::string& lower_case) {
+    if (word.size() != lower_case.size()) return false;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      if (lower(word[i]) != lower_case[i]) return false;
     }
-  }
-  auto in = [](const std::vector<std::string>& list, const std::string& w) {
-    return std::find(list.begin(), list.end(), w) != list.end();
+    return true;
   };
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    if (!in(model_.error_words, words[i])) continue;
-    const bool negated = (i >= 1 && in(model_.negations, words[i - 1])) || (i >= 2 && in(model_.negations, words[i - 2])) ||
-                         (i + 1 < words.size() && in(model_.negations, words[i + 1]));
-    if (!negated) return true;
+  auto in = [&](const std::vector<std::string>& list, std::string_view word) {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& w) { return equals(word, w); });
+  };
+  std::string_view before2, before1;
+  bool pending = false;  // the previous word was an error word whose next word decides
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (!is_word_char(line[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && is_word_char(line[j])) ++j;
+    const std::string_view word = line.substr(i, j - i);
+    i = j;
+    if (pending) {
+      if (!in(model_.negations, word)) return true;
+      pending = false;
+    }
+    if (in(model_.error_words, word) && !in(model_.negations, before1) && !in(model_.negations, before2)) {
+      pending = true;  // unless the next word negates it ("errors: 0")
+    }
+    before2 = before1;
+    before1 = word;
   }
-  return false;
+  return pending;
 }
 
 bool WordFallback::is_candidate(std::string_view line, LineLevel level) const {

@@ -32,12 +32,11 @@ class WordFallback {
 
   const WordModel& model() const { return model_; }
 
-  // Patterns for the scanner's engine that bring every possible candidate line to the
-  // scanner (a superset of is_candidate's lines).
-  std::vector<MatchPattern> gate_patterns() const;
-
   // An error-level line: logged at ERROR level, an exception's last line
-  // ("FooError: ..."), or of unknown level with an error word ("failed", "error") on it.
+  // ("FooError: ..."), or of unknown level with an error word ("failed", "error") on it
+  // that is not negated ("0 errors"). The scanner asks only about lines that passed its
+  // gate (error-level markers and error words such as "error" and "fail" are among the
+  // gate's literals; tests/unit/core/word_fallback_test.cpp checks that they still are).
   bool is_candidate(std::string_view line, LineLevel level) const;
 
   // True when no entry claims the line, or only wrappers do.

@@ -58,6 +58,19 @@ class Reader {
     if (ok_ && size != 0 && count > (d_.size() - pos_) / size) ok_ = false;
     return ok_;
   }
+  // `out.size()` little-endian 4-byte values (uint32_t or float) at once: a plain copy on a
+  // little-endian host (x86-64, aarch64), so start-up does not pay for a megabyte of model.
+  template <typename T>
+  void array(std::vector<T>& out) {
+    static_assert(sizeof(T) == 4);
+    if (!room_for(out.size(), 4)) return;
+    if constexpr (std::endian::native == std::endian::little) {
+      if (!out.empty()) std::memcpy(out.data(), d_.data() + pos_, out.size() * 4);
+      pos_ += out.size() * 4;
+    } else {
+      for (auto& x : out) x = std::bit_cast<T>(u32());
+    }
+  }
 
  private:
   bool need(std::size_t n) {
@@ -73,15 +86,42 @@ bool finite_probability(double p) { return std::isfinite(p) && p >= 0 && p <= 1;
 
 }  // namespace
 
+void WordModel::index_buckets() {
+  first_row_.clear();
+  const uint32_t bits = std::min(kIndexBits, features.hash_bits);
+  const uint32_t shift = features.hash_bits - bits;
+  first_row_.assign((std::size_t{1} << bits) + 1, 0);
+  std::size_t row = 0;
+  for (std::size_t top = 0; top + 1 < first_row_.size(); ++top) {
+    first_row_[top] = static_cast<uint32_t>(row);
+    while (row < buckets.size() && (buckets[row] >> shift) == top) ++row;
+  }
+  first_row_.back() = static_cast<uint32_t>(buckets.size());
+}
+
+const float* WordModel::row_of(uint32_t bucket) const {
+  auto from = buckets.begin();
+  auto to = buckets.end();
+  if (!first_row_.empty()) {
+    const uint32_t bits = std::min(kIndexBits, features.hash_bits);
+    const std::size_t top = bucket >> (features.hash_bits - bits);
+    if (top + 1 >= first_row_.size()) return nullptr;
+    from = buckets.begin() + first_row_[top];
+    to = buckets.begin() + first_row_[top + 1];
+  }
+  const auto it = std::lower_bound(from, to, bucket);
+  if (it == to || *it != bucket) return nullptr;
+  return weights.data() + static_cast<std::size_t>(it - buckets.begin()) * classes.size();
+}
+
 std::vector<double> WordModel::probabilities(std::string_view text) const {
   const std::size_t k = classes.size();
   std::vector<double> dec(k, 0.0);
   if (k == 0) return dec;
   const std::vector<uint32_t> feats = feature_buckets(text, features);
   for (uint32_t b : feats) {
-    const auto it = std::lower_bound(buckets.begin(), buckets.end(), b);
-    if (it == buckets.end() || *it != b) continue;
-    const float* row = weights.data() + static_cast<std::size_t>(it - buckets.begin()) * k;
+    const float* row = row_of(b);
+    if (row == nullptr) continue;
     for (std::size_t c = 0; c < k; ++c) dec[c] += static_cast<double>(row[c]);
   }
   // Training gave each feature of a text 1/sqrt(its number of features), known or not.
@@ -164,16 +204,16 @@ std::optional<WordModel> read_word_model(std::string_view data) {
   const uint32_t rows = r.u32();
   if (!r.room_for(rows, 4 + 4ull * classes)) return std::nullopt;
   m.buckets.resize(rows);
-  for (auto& b : m.buckets) b = r.u32();
+  r.array(m.buckets);
   m.weights.resize(static_cast<std::size_t>(rows) * classes);
-  for (auto& x : m.weights) {
-    x = r.f32();
-    if (!std::isfinite(x)) return std::nullopt;
-  }
+  r.array(m.weights);
+  if (!std::all_of(m.weights.begin(), m.weights.end(), [](float x) { return std::isfinite(x); })) return std::nullopt;
   if (!r.done() || !std::is_sorted(m.buckets.begin(), m.buckets.end()) ||
-      std::adjacent_find(m.buckets.begin(), m.buckets.end()) != m.buckets.end()) {
+      std::adjacent_find(m.buckets.begin(), m.buckets.end()) != m.buckets.end() ||
+      (!m.buckets.empty() && m.features.hash_bits < 32 && m.buckets.back() >> m.features.hash_bits != 0)) {
     return std::nullopt;
   }
+  m.index_buckets();
   return m;
 }
 

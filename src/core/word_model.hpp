@@ -37,6 +37,17 @@ struct WordModel {
   // Probabilities of each class for `text`, in the order of `classes`. Empty when the
   // model has no classes.
   std::vector<double> probabilities(std::string_view text) const;
+
+  // Builds the lookup table that finds a bucket's row in a few steps (read_word_model and
+  // the trainer call it; without it rows are found by binary search).
+  void index_buckets();
+
+ private:
+  // For the top kIndexBits bits of a bucket, the first row whose bucket has them (rows are
+  // sorted by bucket): a feature is found in one of ~buckets/4096 rows, not log2(buckets).
+  static constexpr uint32_t kIndexBits = 12;
+  std::vector<uint32_t> first_row_;
+  const float* row_of(uint32_t bucket) const;
 };
 
 struct WordPrediction {

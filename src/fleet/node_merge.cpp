@@ -72,7 +72,7 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
   std::stable_sort(nodes.begin(), nodes.end(), [](const NodeSummary& a, const NodeSummary& b) { return a.node < b.node; });
   DiagnosisReport report;
   report.kb_version = kb.version();
-  report.kb_entries = kb.entries().size();
+  report.kb_entries = kb.entry_count();
 
   FindingCollector all(std::max<std::size_t>(1, options.max_evidence));
   std::vector<Finding> environment;  // not tied to a log input: appended after the log findings

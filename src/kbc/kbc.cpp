@@ -1,25 +1,109 @@
-// npu-doctor-kbc: the knowledge-base compiler, run by the build. Loads kb/*.yaml as
-// shipped files, runs the full lint (every sample recognised, every namespace reachable,
-// the pattern engine sound) and writes the snapshot that is embedded into npu-doctor.
-// A broken knowledge base therefore fails the build, with file:line messages.
+// npu-doctor-kbc: the knowledge-base compiler, run by the build. Loads kb/*.yaml and
+// kb/messages/*.yaml as shipped files, chooses the scan gate from the patterns themselves
+// (src/core/scan_plan.hpp) and plans every pattern against it, runs the full lint (every
+// sample recognised, every namespace reachable, the gate proven to pass every sample) and
+// writes the snapshot that is embedded into npu-doctor. A broken knowledge base therefore
+// fails the build, with file:line messages; the patterns the gate does not cover are named.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string_view>
 
 #include "kb_snapshot.hpp"
 #include "npu_doctor/kb_lint.hpp"
+#include "scan_plan.hpp"
+
+namespace nd = npu_doctor;
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Chooses the gate, plans every pattern against it and prints what stays outside it.
+nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, std::size_t gate_size) {
+  struct Owner {
+    std::string id;
+    nd::SourceRef where;
+    std::string regex;
+  };
+  std::vector<nd::GatePattern> patterns;
+  std::vector<Owner> owners;
+  for (const auto& x : kb.extractors()) {
+    patterns.push_back({nd::required_literals(x.pattern.regex), false, "extractor:" + x.code_namespace});
+    owners.push_back({x.id, x.source, x.pattern.regex});
+  }
+  for (const auto& e : kb.entries()) {
+    for (const auto& p : e.patterns) {
+      patterns.push_back({nd::required_literals(p.regex), e.level == nd::LevelRequirement::error, e.family});
+      owners.push_back({e.id, e.source, p.regex});
+    }
+  }
+  // The stack's ERROR-level messages (the catalogue's formats): what error vocabulary is.
+  std::string error_text;
+  for (const auto& e : kb.entries()) {
+    if (e.origin == nd::Origin::source && !e.format.empty()) error_text += e.format + "\n";
+  }
+  nd::GateOptions options;
+  options.background = background;
+  options.error_text = error_text;
+  if (gate_size > 0) options.max_literals = gate_size;
+  const nd::GateChoice choice = nd::choose_gate(patterns, options);
+
+  std::cerr << "npu-doctor-kbc: scan gate: " << choice.gate.literals.size() << " literals";
+  for (const auto& l : choice.gate.literals) std::cerr << " '" << l << "'";
+  if (choice.gate.error_markers) std::cerr << " + error-level markers";
+  std::cerr << "; " << patterns.size() - choice.ungated.size() << " of " << patterns.size()
+            << " patterns gated\n";
+  for (std::size_t i : choice.ungated) {
+    const auto* best = patterns[i].literals.best();
+    std::string why = best == nullptr ? "no literal text is certain in every match"
+                                      : "every match holds one of {";
+    if (best != nullptr) {
+      for (std::size_t k = 0; k < best->size(); ++k) why += (k ? ", '" : "'") + (*best)[k] + "'";
+      why += "}, none of them a gate literal";
+    }
+    std::cerr << owners[i].where.file << ":" << owners[i].where.line << ": note: '" << owners[i].id
+              << "' runs in the first stage: " << why << " (/" << owners[i].regex << "/)\n";
+  }
+  const std::string version = kb.version();
+  auto parts = std::move(kb).release();
+  nd::plan_patterns(parts.entries, parts.extractors, choice.gate, false);
+  nd::KnowledgeBase out(std::move(parts.entries), std::move(parts.extractors), version, std::move(parts.sources));
+  out.set_gate(choice.gate);
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: npu-doctor-kbc OUTPUT FILE.yaml...\n";
+    std::cerr << "usage: npu-doctor-kbc OUTPUT [--background FILE]... [--gate-size N] FILE.yaml...\n";
     return 2;
   }
-  npu_doctor::KbLoadOptions opts;
+  nd::KbLoadOptions opts;
   opts.embedded = false;
-  for (int i = 2; i < argc; ++i) opts.builtin_paths.emplace_back(argv[i]);
-  std::vector<npu_doctor::KbProblem> problems;
-  const auto kb = npu_doctor::load_knowledge_base(opts, problems);
-  auto lint = npu_doctor::lint_knowledge_base(kb);
+  std::string background;
+  std::size_t gate_size = 0;  // 0: the default budget (scan_plan.hpp)
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--gate-size" && i + 1 < argc) {
+      gate_size = static_cast<std::size_t>(std::stoul(argv[++i]));
+    } else if (a == "--background" && i + 1 < argc) {
+      background += read_all(argv[++i]);
+      background += '\n';
+    } else {
+      opts.builtin_paths.emplace_back(a);
+    }
+  }
+  std::vector<nd::KbProblem> problems;
+  nd::KnowledgeBase kb = plan(nd::load_knowledge_base(opts, problems), background, gate_size);
+  auto lint = nd::lint_knowledge_base(kb);
   problems.insert(problems.end(), lint.begin(), lint.end());
   int errors = 0;
   for (const auto& p : problems) {
@@ -34,7 +118,7 @@ int main(int argc, char** argv) {
   const std::string tmp = out + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << npu_doctor::write_kb_snapshot(kb);
+    f << nd::write_kb_snapshot(kb);
     if (!f) {
       std::cerr << "npu-doctor-kbc: cannot write " << tmp << "\n";
       return 1;

@@ -77,10 +77,11 @@ bool parse_word_training_config(std::string_view yaml, WordTrainingConfig& out, 
 
 std::vector<TrainingText> texts_from_kb(const KnowledgeBase& kb, const WordTrainingConfig& config) {
   std::vector<TrainingText> out;
-  for (const Entry& e : kb.entries()) {
+  // Every entry, the message catalogue's too (decoded one by one).
+  kb.for_each_entry([&](const Entry& e) {
     if (std::find(config.exclude_families.begin(), config.exclude_families.end(), e.family) !=
         config.exclude_families.end()) {
-      continue;
+      return;
     }
     for (const auto& s : e.samples_match) add_text(out, e, s, true);
     add_text(out, e, e.name, false);
@@ -89,7 +90,7 @@ std::vector<TrainingText> texts_from_kb(const KnowledgeBase& kb, const WordTrain
     add_text(out, e, e.cause.en, false);
     add_text(out, e, e.cause.zh, false);
     if (e.seed) add_text(out, e, e.seed->cause, false);
-  }
+  });
   return out;
 }
 
@@ -248,6 +249,7 @@ WordModel train_word_model(const std::vector<TrainingText>& texts, const WordTra
     model.buckets.push_back(vocab[static_cast<std::size_t>(f)]);
     for (int c = 0; c < k; ++c) model.weights.push_back(static_cast<float>(w(f, c)));
   }
+  model.index_buckets();
   if (deviation != nullptr) {
     std::vector<double> expected(static_cast<std::size_t>(k));
     for (std::size_t r = 0; r < rows.size(); ++r) {

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   std::string config_text;
   if (!read_file(argv[2], snapshot)) return fail(std::string("cannot read ") + argv[2]);
   if (!read_file(argv[3], config_text)) return fail(std::string("cannot read ") + argv[3]);
-  const auto kb = npu_doctor::read_kb_snapshot(snapshot);
+  const auto kb = npu_doctor::read_kb_snapshot_copy(std::move(snapshot));
   if (!kb) return fail(std::string(argv[2]) + " is not a knowledge-base snapshot of this build");
   npu_doctor::WordTrainingConfig config;
   std::string error;

@@ -49,9 +49,9 @@ void render_atc_text(const AtcReport& r, const RenderOptions& o, std::ostream& o
   for (const auto& f : r.findings) {
     out << "\n" << st.bold(std::string(words::get(W::next_steps, l))) << ": " << f.entry->title.get(l) << "  ("
         << f.entry->id << ")\n";
-    out << "  " << f.entry->cause.get(l) << "\n";
+    out << "  " << f.entry->cause_text().get(l) << "\n";
     int n = 0;
-    for (const auto& rem : f.entry->remedies) out << "  " << ++n << ". " << rem.get(l) << "\n";
+    for (const auto& rem : f.entry->remedy_texts()) out << "  " << ++n << ". " << rem.get(l) << "\n";
   }
   if (r.fusion_switch_file) {
     out << "\n  " << words::get(W::fusion_cfg, l) << " " << r.fusion_switch_file->first << ":\n";

@@ -59,8 +59,8 @@ void render_check_markdown(const CheckReport& r, const RenderOptions& o, std::os
         for (const auto& [k, v] : ev.captures) out << " · " << k << "=" << code(v);
         out << "\n";
       }
-      out << "\n" << ui::get(ui::Text::cause, lang) << ": " << e.cause.get(lang) << "\n\n";
-      for (std::size_t i = 0; i < e.remedies.size(); ++i) out << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+      out << "\n" << ui::get(ui::Text::cause, lang) << ": " << e.cause_text().get(lang) << "\n\n";
+      for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     }
   }
   for (const auto& e : r.internal_errors) out << "\n**" << ui::get(ui::CheckText::internal_error, lang) << "**: " << e << "\n";

@@ -61,10 +61,10 @@ void print_finding(const Finding& f, const RenderOptions& o, const Style& st, st
     if (!caps.empty()) out << "            " << st.cyan(caps) << "\n";
   }
   if (sev != Severity::info) {
-    out << "        " << ui::get(ui::Text::cause, lang) << ": " << e.cause.get(lang) << "\n";
+    out << "        " << ui::get(ui::Text::cause, lang) << ": " << e.cause_text().get(lang) << "\n";
     out << "        " << ui::get(ui::Text::remedies, lang) << ":\n";
-    for (std::size_t i = 0; i < e.remedies.size(); ++i) {
-      out << "          " << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+    for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
+      out << "          " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     }
   }
   for (const auto& fix : fixes) out << "        " << st.bold(std::string(ui::get(ui::CheckText::fix, lang)) + ": " + fix) << "\n";

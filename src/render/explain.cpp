@@ -123,9 +123,9 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     out << "  category    " << to_string(e.category) << "\n";
     out << "  layer       " << e.layer << " · severity " << to_string(e.severity) << " · role " << to_string(e.role)
         << "\n";
-    out << "  " << ui::get(ui::Text::cause, lang) << "       " << e.cause.get(lang) << "\n";
+    out << "  " << ui::get(ui::Text::cause, lang) << "       " << e.cause_text().get(lang) << "\n";
     out << "  " << ui::get(ui::Text::remedies, lang) << "\n";
-    for (std::size_t i = 0; i < e.remedies.size(); ++i) out << "    " << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+    for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     if (!e.symptom_of.empty()) {
       std::vector<std::string> cats;
       for (auto c : e.symptom_of) cats.emplace_back(to_string(c));
@@ -166,9 +166,9 @@ void render_explain_json(const ExplainResult& result, const RenderOptions& o, st
     j["severity"] = to_string(e.severity);
     j["role"] = to_string(e.role);
     j["title"] = e.title.get(o.lang);
-    j["cause"] = e.cause.get(o.lang);
+    j["cause"] = e.cause_text().get(o.lang);
     nlohmann::ordered_json rem = nlohmann::ordered_json::array();
-    for (const auto& r : e.remedies) rem.push_back(r.get(o.lang));
+    for (const auto& r : e.remedy_texts()) rem.push_back(r.get(o.lang));
     j["remedies"] = rem;
     j["references"] = e.references;
     nlohmann::ordered_json pats = nlohmann::ordered_json::array();

@@ -44,9 +44,9 @@ json finding_json(const Finding& f, Lang lang) {
   j["severity"] = to_string(effective_severity(f));
   j["role"] = to_string(f.effective_role);
   j["title"] = finding_title(f, lang);
-  j["cause"] = e.cause.get(lang);
+  j["cause"] = e.cause_text().get(lang);
   json rem = json::array();
-  for (const auto& r : e.remedies) rem.push_back(r.get(lang));
+  for (const auto& r : e.remedy_texts()) rem.push_back(r.get(lang));
   j["remedies"] = rem;
   if (!e.references.empty()) j["references"] = e.references;
   if (f.words) {
@@ -61,6 +61,7 @@ json finding_json(const Finding& f, Lang lang) {
   j["evidence"] = ev;
   j["context"] = {{"before", context_json(f.first().before)}, {"after", context_json(f.first().after)}};
   if (!f.symptom_of.empty()) j["symptom_of"] = f.symptom_of;
+  if (f.read_from != nullptr) j["read_from"] = f.read_from->id;  // meaning from context
   return j;
 }
 

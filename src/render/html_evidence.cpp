@@ -42,9 +42,9 @@ void evidence_list(const Finding& f, std::ostream& out) {
 }
 
 void remedies(const Entry& e, Lang lang, std::ostream& out) {
-  if (e.remedies.empty()) return;
+  if (e.remedy_texts().empty()) return;
   out << "<ol>";
-  for (const auto& r : e.remedies) out << "<li>" << html_escape(r.get(lang)) << "</li>";
+  for (const auto& r : e.remedy_texts()) out << "<li>" << html_escape(r.get(lang)) << "</li>";
   out << "</ol>\n";
 }
 
@@ -67,7 +67,7 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
       out << "<p class=\"muted\">" << html_escape(ui::get(Text::follows_from, lang)) << " " << html_escape(f.symptom_of)
           << "</p>\n";
     }
-    out << "<p>" << html_escape(f.entry->cause.get(lang)) << "</p>\n";
+    out << "<p>" << html_escape(f.entry->cause_text().get(lang)) << "</p>\n";
     remedies(*f.entry, lang, out);
     evidence_list(f, out);
     out << "</details>\n";

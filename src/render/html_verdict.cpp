@@ -37,7 +37,7 @@ void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   if (!f->code.empty()) out << "<span class=\"tag\">" << html_escape(f->code) << "</span> ";
   out << "<span class=\"muted\">rule " << html_escape(e.id) << "</span></p>\n";
   out << "<p><b>" << html_escape(ui::get(Text::why, lang)) << "</b>: " << html_escape(root_cause_reason(r, lang)) << "</p>\n";
-  out << "<p><b>" << html_escape(ui::get(Text::cause, lang)) << "</b>: " << html_escape(e.cause.get(lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::get(Text::cause, lang)) << "</b>: " << html_escape(e.cause_text().get(lang)) << "</p>\n";
   out << "<p><b>" << html_escape(ui::get(Text::remedies, lang)) << "</b></p>\n";
   remedies(e, lang, out);
   out << "<p><b>" << html_escape(ui::get(Text::evidence, lang)) << "</b>: <code>" << html_escape(location(f->first()))

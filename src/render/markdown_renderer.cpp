@@ -30,11 +30,11 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
     if (!f->code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f->code << "`";
     out << " · rule `" << e.id << "`\n";
     out << "- **" << ui::get(Text::why, lang) << "**: " << root_cause_reason(r, lang) << "\n";
-    out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause.get(lang) << "\n\n";
+    out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
     out << "**" << ui::get(Text::evidence, lang) << "** (`" << location(f->first()) << "`):\n\n";
     code_block(f->first(), out);
     out << "\n**" << ui::get(Text::remedies, lang) << "**:\n\n";
-    for (std::size_t i = 0; i < e.remedies.size(); ++i) out << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+    for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   } else {
     out << (r.findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
   }

@@ -62,8 +62,8 @@ void findings(const MemReport& r, Lang lang, std::ostream& out) {
     for (const auto& ev : f.evidence) {
       out << "<pre>" << esc(render_detail::location(ev)) << "  " << esc(ev.text) << "</pre>\n";
     }
-    out << "<p>" << esc(word(MemText::cause, lang)) << ": " << esc(e.cause.get(lang)) << "</p><ol>";
-    for (const auto& rem : e.remedies) out << "<li>" << esc(rem.get(lang)) << "</li>";
+    out << "<p>" << esc(word(MemText::cause, lang)) << ": " << esc(e.cause_text().get(lang)) << "</p><ol>";
+    for (const auto& rem : e.remedy_texts()) out << "<li>" << esc(rem.get(lang)) << "</li>";
     out << "</ol></div>\n";
   }
 }

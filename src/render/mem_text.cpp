@@ -91,10 +91,10 @@ void print_finding(const Finding& f, Lang lang, const Style& st, std::ostream& o
   for (const auto& ev : f.evidence) {
     out << "    " << word(MemText::evidence, lang) << "  " << render_detail::location(ev) << "  " << ev.text << "\n";
   }
-  out << "    " << word(MemText::cause, lang) << "  " << e.cause.get(lang) << "\n";
+  out << "    " << word(MemText::cause, lang) << "  " << e.cause_text().get(lang) << "\n";
   out << "    " << word(MemText::remedies, lang) << "\n";
-  for (std::size_t i = 0; i < e.remedies.size(); ++i) {
-    out << "      " << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+  for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
+    out << "      " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   }
 }
 

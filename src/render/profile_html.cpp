@@ -77,8 +77,8 @@ void render_profile_sections(const ProfileReport& r, Lang l, std::ostream& out) 
     out << "<div class=\"finding\"><p><b>" << html_escape(f.entry->title.get(l)) << "</b> <small>(" << html_escape(f.entry->id)
         << ")</small></p>\n";
     if (!f.evidence.empty()) out << "<p class=\"ev\">" << html_escape(f.first().text) << "</p>\n";
-    out << "<p>" << html_escape(f.entry->cause.get(l)) << "</p>\n<ol>\n";
-    for (const auto& rem : f.entry->remedies) out << "<li>" << html_escape(rem.get(l)) << "</li>\n";
+    out << "<p>" << html_escape(f.entry->cause_text().get(l)) << "</p>\n<ol>\n";
+    for (const auto& rem : f.entry->remedy_texts()) out << "<li>" << html_escape(rem.get(l)) << "</li>\n";
     out << "</ol></div>\n";
   }
   if (!r.any_data()) out << "<p>" << html_escape(words::get(W::no_data, l)) << "</p>\n";

@@ -56,9 +56,9 @@ void render_profile_text(const ProfileReport& r, const RenderOptions& o, std::os
     out << "  " << st.yellow("[" + std::string(to_string(effective_severity(f))) + "]") << " " << f.entry->title.get(l)
         << "  (" << f.entry->id << ")\n";
     if (!f.evidence.empty()) out << "      " << f.first().text << "\n";
-    out << "      " << f.entry->cause.get(l) << "\n";
+    out << "      " << f.entry->cause_text().get(l) << "\n";
     int n = 0;
-    for (const auto& rem : f.entry->remedies) out << "      " << ++n << ". " << rem.get(l) << "\n";
+    for (const auto& rem : f.entry->remedy_texts()) out << "      " << ++n << ". " << rem.get(l) << "\n";
   }
   if (!r.any_data()) {
     out << "\n" << words::get(W::no_data, l) << "\n";

@@ -67,10 +67,10 @@ void print_root(const DiagnosisReport& r, const RenderOptions& o, const Style& s
         << short_label(x, lang) << ")\n";
     print_evidence(x.first(), st, out);
   }
-  out << "  " << ui::get(Text::cause, lang) << "     " << e.cause.get(lang) << "\n";
+  out << "  " << ui::get(Text::cause, lang) << "     " << e.cause_text().get(lang) << "\n";
   out << "  " << ui::get(Text::remedies, lang) << "\n";
-  for (std::size_t i = 0; i < e.remedies.size(); ++i) {
-    out << "    " << (i + 1) << ". " << e.remedies[i].get(lang) << "\n";
+  for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
+    out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   }
 }
 

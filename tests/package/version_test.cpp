@@ -24,7 +24,7 @@ TEST(VersionSnapshotSummary, AgreesWithTheFullSnapshotAndRefusesDamage) {
   const auto full = read_kb_snapshot(data);
   ASSERT_TRUE(summary && full);
   EXPECT_EQ(summary->version, full->version());
-  EXPECT_EQ(summary->entries, full->entries().size());
+  EXPECT_EQ(summary->entries, full->entry_count());
   EXPECT_GT(summary->entries, 500u);
   EXPECT_FALSE(read_kb_snapshot_summary(data.substr(0, 40)));
   EXPECT_FALSE(read_kb_snapshot_summary("not a snapshot"));

@@ -2,7 +2,9 @@
 
 #include <deque>
 
+#include "npu_doctor/diagnosis.hpp"
 #include "npu_doctor/root_cause.hpp"
+#include "support/test_support.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -197,6 +199,39 @@ TEST_F(RootCause, AmongWordGuessesTheEarliestOpensTheBlock) {
   findings_.back().words = WordGuess{0.7, 0.6};
   EXPECT_EQ(root(), "words.memory");
   EXPECT_EQ(decision_->independent, std::vector<std::size_t>{0});
+}
+
+}  // namespace
+}  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+// Meaning from context (kb-schema.md): EZ1001 is a shape error by itself and an unsupported
+// data type when the line beside it says so.
+TEST(ContextMeaning, ACodeIsReadAsTheEntryItsNeighbouringLineNames) {
+  testing::TempDir dir;
+  const auto dtype = dir.write("dtype.log",
+                               "RuntimeError: call aclnnCast failed, detail:EZ1001: [PID: 1] 2025-07-01-15:17:20.355.304 "
+                               "The dtype or format is not supported for the input self: DT_BFLOAT16\n");
+  const auto shape = dir.write("shape.log",
+                               "RuntimeError: call aclnnAdd failed, detail:EZ1001: [PID: 1] 2025-07-01-15:17:20.355.304 "
+                               "The size of tensor self [3] must match the size of tensor other [4]\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  DiagnoseOptions o;
+  o.paths = {dtype.string()};
+  const auto a = d.run(o);
+  ASSERT_NE(a.root_finding(), nullptr);
+  EXPECT_EQ(a.root_finding()->entry->category, Category::compile_op_unsupported);
+  bool read = false;
+  for (const auto& f : a.findings) read = read || (f.read_from != nullptr && f.read_from->id == "ecode.EZ1001");
+  EXPECT_TRUE(read);
+  o.paths = {shape.string()};
+  const auto b = d.run(o);
+  ASSERT_NE(b.root_finding(), nullptr);
+  EXPECT_EQ(b.root_finding()->entry->category, Category::compile_shape);
+  for (const auto& f : b.findings) EXPECT_EQ(f.read_from, nullptr);
 }
 
 }  // namespace

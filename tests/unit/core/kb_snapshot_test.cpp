@@ -9,7 +9,7 @@ namespace {
 
 TEST(KbSnapshot, RoundTripKeepsEveryField) {
   const KnowledgeBase& kb = testing::builtin_kb();
-  const auto again = read_kb_snapshot(write_kb_snapshot(kb));
+  const auto again = read_kb_snapshot_copy(write_kb_snapshot(kb));
   ASSERT_TRUE(again);
   ASSERT_EQ(again->entries().size(), kb.entries().size());
   ASSERT_EQ(again->extractors().size(), kb.extractors().size());

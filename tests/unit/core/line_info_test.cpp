@@ -68,7 +68,16 @@ TEST(LineInfo, LogLevels) {
   EXPECT_EQ(find_level("ERROR 08-26 03:01:18 [engine.py:458] halGetDeviceInfo failed"), LineLevel::error);
   EXPECT_EQ(find_level("2025-04-16 13:15:44.054 | ERROR    | magic_pdf.tools.cli:parse_doc:134 - x"), LineLevel::error);
   EXPECT_EQ(find_level("/x/path_manager.py:82: UserWarning: Warning: The path owner does not match"), LineLevel::warning);
-  EXPECT_EQ(find_level("EI0002: [PID: 1] 2024-11-28-11:59:30.645.648 The wait execution"), LineLevel::unknown);
+  // CANN's error-manager reports: the code's letter is the level.
+  EXPECT_EQ(find_level("EI0002: [PID: 1] 2024-11-28-11:59:30.645.648 The wait execution"), LineLevel::error);
+  EXPECT_EQ(find_level("EZ9999[PID: 12345] 2025-03-02-10:55:12.313.101 (EZ9999):  There are duplicate"), LineLevel::error);
+  EXPECT_EQ(find_level("[PID: 1] 2025-03-02-10:55:12.313.101 Compilation_Error(E20001): Operator x"), LineLevel::error);
+  EXPECT_EQ(find_level("W11001: [PID: 1] 2025-03-02-10:55:12.313.101 High-priority service"), LineLevel::warning);
+  EXPECT_EQ(find_level("the [PID: 1] without a code"), LineLevel::unknown);
+  // glog without brackets, and "ERROR:" at the start.
+  EXPECT_EQ(find_level("E0302 10:55:12.313101 12345 ProcessGroupHCCL.cpp:1] x"), LineLevel::error);
+  EXPECT_EQ(find_level("I0302 10:55:12.313101 12345 x.cc:1] ok"), LineLevel::info);
+  EXPECT_EQ(find_level("ERROR: Invalid subcommand: foo."), LineLevel::error);
   EXPECT_EQ(find_level("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"), LineLevel::unknown);
   EXPECT_EQ(find_level("the INFORMATION is in RuntimeError: x"), LineLevel::unknown);
 }

@@ -11,6 +11,7 @@
 #include "npu_doctor/diagnosis.hpp"
 #include "npu_doctor/render.hpp"
 #include "support/test_support.hpp"
+#include "kb_matcher.hpp"
 #include "word_fallback.hpp"
 #include "word_features.hpp"
 #include "word_model.hpp"
@@ -122,17 +123,6 @@ TEST(WordCandidates, ErrorLevelExceptionsAndErrorWordsOnly) {
   EXPECT_FALSE(is_exception_line("RuntimeError:   "));
 }
 
-TEST(WordCandidates, TheGateBringsEveryCandidateToTheScanner) {
-  std::vector<KbProblem> problems;
-  const auto kb = testing::kb_from_yaml({}, problems);
-  const WordFallback words(kb, tiny_model());
-  const auto gates = words.gate_patterns();
-  ASSERT_EQ(gates.size(), 2u);
-  EXPECT_EQ(gates[0].regex, "\\b(?:error|errors|failed)\\b");
-  EXPECT_TRUE(gates[0].ignore_case);
-  EXPECT_EQ(gates[1].regex, "(?:Error|Exception):");
-}
-
 const char* kKb = R"(schema: npu-doctor/kb/v1
 family: t
 defaults: {layer: runtime, category: other}
@@ -158,7 +148,7 @@ WordModel hand_model(double root_threshold = 0.6) {
   m.weights = {-60.0f, 60.0f, -60.0f};
   m.root_threshold = root_threshold;
   m.report_threshold = 0.4;
-  m.error_words = {"error", "errors", "failed", "failure", "fatal"};
+  m.error_words = {"error", "errors", "failed", "failure"};
   m.version = "hand";
   return m;
 }
@@ -169,6 +159,9 @@ class WordFallbackDiagnosis : public ::testing::Test {
     std::vector<KbProblem> problems;
     kb_ = testing::kb_from_yaml({kKb, kWords}, problems);
     EXPECT_TRUE(problems.empty());
+    // The shipped scan gate: only lines that pass it reach the scanner's second stage and
+    // the fallback (a knowledge base built in code has none: every line would need a match).
+    kb_.set_gate(testing::builtin_kb().gate());
     Diagnoser d(kb_, problems, "", write_word_model(hand_model(root_threshold)));
     const auto path = dir_.write("run.log", log);
     DiagnoseOptions o;
@@ -304,6 +297,21 @@ TEST_F(BuiltinWordFallback, AnUnknownLineAboutFreeMemoryPointsToMemory) {
   EXPECT_EQ(r.root_finding()->entry->category, Category::memory);
   if (r.root->basis == RootCauseDecision::Basis::words) {
     EXPECT_EQ(r.root_finding()->entry->id, "words.memory");
+  }
+}
+
+// The scanner asks the fallback only about lines that passed its gate: the shipped gate
+// must let every kind of candidate through.
+TEST_F(BuiltinWordFallback, TheShippedGateLetsEveryKindOfCandidateThrough) {
+  std::vector<KbProblem> problems;
+  const auto matcher = KbMatcher::build(testing::builtin_kb(), problems);
+  for (const char* line : {"[ERROR] APP(1,python):2025-01-01-00:00:00.000.000 [a.cc:1]2 streams ran out",
+                           "ERROR 03-19 08:12:02 [engine.py:12] something broke",
+                           "2025-03-01 10:00:00 | ERROR | worker | something broke",
+                           "torch.OutOfMemoryError: no room", "PermissionError: [Errno 13] Permission denied",
+                           "the job failed after 3 steps", "a failure of the second stage",
+                           "java.lang.IllegalStateException: no leader"}) {
+    EXPECT_TRUE(matcher->passes_gate(line)) << line;
   }
 }
 

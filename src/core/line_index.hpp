@@ -1,0 +1,65 @@
+#pragma once
+// The second stage's index: which knowledge-base patterns a line may match, from the keys
+// each pattern needs (3- or 4-byte lower-case pieces of its literals, scan_plan.hpp). One
+// pass over a line looks every position up in a small open-addressing table, so a line is
+// confirmed only against the few patterns whose literals it holds, however many thousand
+// patterns the knowledge base has.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npu_doctor {
+
+class LineIndex {
+ public:
+  // Registers pattern `id` (dense, from 0) with its keys; no keys: a candidate on every line.
+  void add(std::size_t id, std::span<const std::string_view> keys);
+  // Builds the tables; call once after every add().
+  void finish();
+
+  // A candidate and where its key starts on the line.
+  struct Hit {
+    std::size_t pattern = 0;
+    std::size_t position = 0;
+  };
+  // Appends the candidates for `line`: every pattern with a key on it (first position of
+  // each pattern only) and every pattern without keys (position 0). `seen` is working
+  // memory the caller keeps between calls.
+  void candidates(std::string_view line, std::vector<Hit>& out, std::vector<uint32_t>& seen) const;
+  // As candidates(), but every position of every key (to confirm around each on long lines).
+  void all_positions(std::string_view line, std::vector<Hit>& out) const;
+
+  std::size_t size() const { return patterns_; }
+
+ private:
+  struct Slot {
+    uint32_t key = 0;
+    uint32_t begin = 0;  // into ids_
+    uint32_t count = 0;  // 0: empty slot
+  };
+  // keys of 3 and 4 bytes live in separate tables (a 3-byte key is not a prefix search).
+  struct Table {
+    std::vector<Slot> slots;
+    uint32_t mask = 0;
+    const Slot* find(uint32_t key) const;
+  };
+  template <typename OnHit>
+  void scan(std::string_view line, OnHit&& on_hit) const;
+
+  std::vector<std::pair<uint64_t, uint32_t>> pending_;  // (width << 32 | key, pattern) until finish()
+  std::vector<uint32_t> always_;                        // patterns without keys
+  std::vector<uint32_t> ids_;
+  Table table3_;
+  Table table4_;
+  // Bloom bits over each table's keys: most positions of a line are rejected with one bit
+  // test, in a table small enough for the L2 cache whatever the size of the knowledge base.
+  std::vector<uint64_t> bloom3_;
+  std::vector<uint64_t> bloom4_;
+  bool has3_ = false;
+  std::size_t patterns_ = 0;
+};
+
+}  // namespace npu_doctor

@@ -1,0 +1,211 @@
+#include "scan_plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace npu_doctor {
+namespace {
+
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+bool contains_any(std::string_view s, const std::vector<std::string>& gate) {
+  return std::any_of(gate.begin(), gate.end(), [&](const std::string& g) { return s.find(g) != std::string_view::npos; });
+}
+
+// A clause is covered when every string it offers holds a gate literal.
+bool clause_covered(const std::vector<std::string>& clause, const std::vector<std::string>& gate) {
+  return !clause.empty() && std::all_of(clause.begin(), clause.end(), [&](const std::string& s) { return contains_any(s, gate); });
+}
+
+// Lines of `text` (lower-cased) holding `needle`: how many healthy lines a literal would let
+// through the gate.
+std::size_t lines_holding(std::string_view text, std::string_view needle) {
+  std::size_t n = 0;
+  std::size_t from = 0;
+  while ((from = text.find(needle, from)) != std::string_view::npos) {
+    ++n;
+    const auto eol = text.find('\n', from);
+    if (eol == std::string_view::npos) break;
+    from = eol + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> error_level_marker_regexes() {
+  // find_level(): "[ERROR]", "ERROR ", "| ERROR", "- ERROR -" all hold ERROR; glog and
+  // c10 write the level letter after a bracket: "[E0319 06:28:14", "[E compiler_depend".
+  // CANN's error-manager reports all carry "[PID:" (see find_level).
+  // Unbracketed glog starts the line: "E0302 10:55:12.313101 ...".
+  return {"ERROR", R"(\[[EF][0-9 ])", R"(\[PID:)", R"(^[EF][0-9]{4} [0-9][0-9]:)"};
+}
+
+bool gate_covers(const ScanGate& gate, const GatePattern& pattern) {
+  if (pattern.error_level_only && gate.error_markers) return true;
+  return std::any_of(pattern.literals.clauses.begin(), pattern.literals.clauses.end(),
+                     [&](const auto& c) { return clause_covered(c, gate.literals); });
+}
+
+GateChoice choose_gate(const std::vector<GatePattern>& patterns, const GateOptions& options) {
+  GateChoice out;
+  out.gate.error_markers = std::any_of(patterns.begin(), patterns.end(), [](const GatePattern& p) { return p.error_level_only; });
+  const std::string background = ascii_lower(options.background);
+  const std::string error_text = ascii_lower(options.error_text);
+  std::map<std::string, std::size_t> healthy_lines;  // memo: literal -> background lines holding it
+  auto healthy = [&](const std::string& g) {
+    auto it = healthy_lines.find(g);
+    if (it == healthy_lines.end()) it = healthy_lines.emplace(g, lines_holding(background, g)).first;
+    return it->second;
+  };
+  const double healthy_total = static_cast<double>(std::max<std::size_t>(1, lines_holding(background, "\n")));
+  const double error_total = static_cast<double>(std::max<std::size_t>(1, lines_holding(error_text, "\n")));
+  std::map<std::string, bool> vocabulary;  // memo: literal -> error vocabulary?
+  auto error_word = [&](const std::string& g) {
+    if (error_text.empty()) return true;
+    auto it = vocabulary.find(g);
+    if (it == vocabulary.end()) {
+      const double err = static_cast<double>(lines_holding(error_text, g)) / error_total;
+      const double ok = static_cast<double>(healthy(g) + 1) / healthy_total;
+      it = vocabulary.emplace(g, err >= options.min_error_ratio * ok).first;
+    }
+    return it->second;
+  };
+
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    if (!gate_covers(out.gate, patterns[i])) open.push_back(i);
+  }
+  while (out.gate.literals.size() < options.max_literals && !open.empty()) {
+    // For each open pattern, the literals that would close it together with the gate so far.
+    std::map<std::string, std::size_t> gains;
+    std::map<std::string, std::set<std::string>> families;
+    for (std::size_t i : open) {
+      std::set<std::string> closes;
+      for (const auto& clause : patterns[i].literals.clauses) {
+        for (const auto& s : clause) {
+          for (std::size_t b = 0; b < s.size(); ++b) {
+            // Gate literals are the beginnings of words ("fail" of "failed", "timeout"), not
+            // fragments across words, which would be arbitrary.
+            if (b > 0 && is_word(s[b - 1])) continue;
+            std::size_t word_end = b;
+            while (word_end < s.size() && word_end - b < options.max_literal && is_word(s[word_end])) ++word_end;
+            for (std::size_t len = options.min_literal; b + len <= word_end; ++len) {
+              std::string g = s.substr(b, len);
+              if (closes.count(g) != 0) continue;
+              auto with = out.gate.literals;
+              with.push_back(g);
+              if (clause_covered(clause, with)) closes.insert(std::move(g));
+            }
+          }
+        }
+      }
+      for (const auto& g : closes) {
+        ++gains[g];
+        families[g].insert(patterns[i].family);
+      }
+    }
+    // The best literal: the most patterns gated, among those few healthy lines hold (every
+    // line a literal lets through costs a look-up in the second stage); ties go to the one
+    // fewer healthy lines hold, then to the longer, then alphabetically (deterministic).
+    const std::string* best = nullptr;
+    std::size_t best_gain = 0, best_healthy = 0;
+    for (const auto& [g, n] : gains) {
+      if (n < options.min_gain || families[g].size() < options.min_families) continue;
+      const std::size_t h = healthy(g);
+      if (static_cast<double>(h) > options.max_healthy_share * healthy_total || !error_word(g)) continue;
+      if (best == nullptr || n > best_gain || (n == best_gain && (h < best_healthy || (h == best_healthy && g.size() > best->size())))) {
+        best = &g;
+        best_gain = n;
+        best_healthy = h;
+      }
+    }
+    if (best == nullptr) break;
+    out.gate.literals.push_back(*best);
+    std::erase_if(open, [&](std::size_t i) { return gate_covers(out.gate, patterns[i]); });
+  }
+  // Literals that another literal of the gate already contains add nothing ("fail" makes
+  // "failed" redundant).
+  auto& lits = out.gate.literals;
+  std::vector<std::string> kept;
+  for (const auto& g : lits) {
+    const bool redundant = std::any_of(lits.begin(), lits.end(), [&](const std::string& h) {
+      return h != g && h.size() < g.size() && g.find(h) != std::string::npos;
+    });
+    if (!redundant) kept.push_back(g);
+  }
+  std::sort(kept.begin(), kept.end());
+  lits = std::move(kept);
+  out.ungated = std::move(open);
+  return out;
+}
+
+std::vector<std::string> index_keys(const RequiredLiterals& literals,
+                                    const std::unordered_map<std::string, std::size_t>* key_frequency) {
+  const auto* clause = literals.best();
+  if (clause == nullptr) return {};
+  std::vector<std::string> keys;
+  for (const auto& s : *clause) {
+    if (s.size() < 3) return {};  // one string too short to index: the pattern is not indexable
+    const std::size_t len = std::min<std::size_t>(4, s.size());
+    std::string best;
+    std::size_t best_count = SIZE_MAX;
+    for (std::size_t b = 0; b + len <= s.size(); ++b) {
+      std::string k = s.substr(b, len);
+      std::size_t count = 0;
+      if (key_frequency != nullptr) {
+        auto it = key_frequency->find(k);
+        count = it == key_frequency->end() ? 0 : it->second;
+      }
+      if (count < best_count) {
+        best = std::move(k);
+        best_count = count;
+      }
+    }
+    if (std::find(keys.begin(), keys.end(), best) == keys.end()) keys.push_back(std::move(best));
+  }
+  return keys;
+}
+
+void plan_patterns(std::vector<Entry>& entries, std::vector<Extractor>& extractors, const ScanGate& gate,
+                   bool only_unplanned) {
+  struct Item {
+    MatchPattern* pattern;
+    bool error_level_only;
+    RequiredLiterals literals;
+  };
+  std::vector<Item> items;
+  for (auto& e : entries) {
+    for (auto& p : e.patterns) {
+      if (!only_unplanned || !p.planned) items.push_back({&p, e.level == LevelRequirement::error, {}});
+    }
+  }
+  for (auto& x : extractors) {
+    if (!only_unplanned || !x.pattern.planned) items.push_back({&x.pattern, false, {}});
+  }
+  // How many patterns each 3-4 byte piece appears in: keys are chosen rare, so a line
+  // wakes up few patterns.
+  std::unordered_map<std::string, std::size_t> frequency;
+  for (auto& it : items) {
+    it.literals = required_literals(it.pattern->regex);
+    std::set<std::string> seen;
+    for (const auto& clause : it.literals.clauses) {
+      for (const auto& s : clause) {
+        for (std::size_t len = 3; len <= 4; ++len) {
+          for (std::size_t b = 0; b + len <= s.size(); ++b) seen.insert(s.substr(b, len));
+        }
+      }
+    }
+    for (const auto& k : seen) ++frequency[k];
+  }
+  for (auto& it : items) {
+    it.pattern->keys = index_keys(it.literals, &frequency);
+    it.pattern->gated = gate_covers(gate, {it.literals, it.error_level_only, {}});
+    it.pattern->planned = true;
+  }
+}
+
+}  // namespace npu_doctor

@@ -1,0 +1,56 @@
+// Source message formats become the patterns that recognise what they print.
+#include <gtest/gtest.h>
+
+#include "message_format.hpp"
+#include "regex.hpp"
+
+namespace npu_doctor {
+namespace {
+
+std::string pattern(std::string_view format, FormatStyle style = FormatStyle::printf) {
+  std::string err;
+  auto p = format_to_pattern(format, style, err);
+  EXPECT_TRUE(p) << err;
+  return p ? p->regex : std::string();
+}
+
+bool recognises(std::string_view format, std::string_view line, FormatStyle style = FormatStyle::printf) {
+  std::string err;
+  auto re = Regex::compile(pattern(format, style), false, err);
+  EXPECT_TRUE(re) << err;
+  return re && re->search(line);
+}
+
+TEST(MessageFormat, PrintfPlaceholdersBecomeClassesAndTheRestIsLiteral) {
+  EXPECT_TRUE(recognises("[%s]notify wait timeout, notify id[%u]", "[ERROR] HCCL(1,python):x [Wait]notify wait timeout, notify id[7]"));
+  EXPECT_FALSE(recognises("[%s]notify wait timeout, notify id[%u]", "[Wait]notify wait timeout, notify id[x7]"));
+  EXPECT_TRUE(recognises("alloc failed, size=%zu, ret=%#x, ptr=%p", "alloc failed, size=4096, ret=0x7020016, ptr=0x7f00ab"));
+  EXPECT_TRUE(recognises("rate %.2f%% over %-10s limit %lld", "rate 99.50% over node1      limit -3"));
+  EXPECT_TRUE(recognises("size %llu too big", "size 18446744073709551615 too big"));
+}
+
+TEST(MessageFormat, LeadingAndTrailingPlaceholdersAndLaterLinesAreDropped) {
+  EXPECT_EQ(pattern("%s failed, ret[%d]"), R"( failed, ret\[(?:-?\d+)\])");
+  EXPECT_EQ(pattern("load file %s\nsecond line %d"), "load file");
+  EXPECT_EQ(pattern("trailing spaces %d   "), "trailing spaces");
+}
+
+TEST(MessageFormat, PythonPlaceholders) {
+  EXPECT_TRUE(recognises("Unsupported dtype {} on {device!r}; use {{float16}}", "ValueError: Unsupported dtype bf16 on 'npu:0'; use {float16}", FormatStyle::python));
+  EXPECT_TRUE(recognises("%s is not supported (%d)", "quant is not supported (3)", FormatStyle::python));
+}
+
+TEST(MessageFormat, AFormatWithTooLittleLiteralTextIsRefused) {
+  std::string err;
+  EXPECT_FALSE(format_to_pattern("%s: %d", FormatStyle::printf, err));
+  EXPECT_NE(err.find("literal"), std::string::npos);
+  EXPECT_FALSE(format_to_pattern("[%s] %s", FormatStyle::printf, err));
+}
+
+TEST(MessageFormat, RegexMetacharactersInTheFormatAreEscaped) {
+  EXPECT_TRUE(recognises("value (a+b)*c? is [bad] {x} ^$|\\", "value (a+b)*c? is [bad] {x} ^$|\\"));
+  EXPECT_FALSE(recognises("value (a+b)*c? is [bad]", "value aab is b"));
+}
+
+}  // namespace
+}  // namespace npu_doctor

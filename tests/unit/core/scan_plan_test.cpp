@@ -1,0 +1,114 @@
+// The gate the compiler chooses, the index keys, and the index that uses them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "line_index.hpp"
+#include "scan_plan.hpp"
+
+namespace npu_doctor {
+namespace {
+
+GatePattern pattern(std::string_view re, bool error_level = false, std::string family = "f") {
+  return {required_literals(re), error_level, std::move(family)};
+}
+
+// Small knowledge bases: two patterns of one family are enough to earn a gate literal.
+GateOptions small() {
+  GateOptions o;
+  o.min_gain = 2;
+  o.min_families = 1;
+  return o;
+}
+
+TEST(ScanGate, TheGreedyChoiceGatesTheSharedWordAndLeavesTheRestOutside) {
+  const std::vector<GatePattern> patterns = {
+      pattern("aclrtMalloc failed"), pattern("socket connect failed"), pattern("notify wait failed"),
+      pattern("Device or resource busy"),  // shares nothing with the others
+  };
+  const GateChoice c = choose_gate(patterns, small());
+  ASSERT_FALSE(c.gate.literals.empty());
+  EXPECT_TRUE(std::any_of(c.gate.literals.begin(), c.gate.literals.end(),
+                          [](const std::string& l) { return std::string(" failed").find(l) != std::string::npos; }));
+  EXPECT_EQ(c.ungated, (std::vector<std::size_t>{3}));
+  EXPECT_FALSE(c.gate.error_markers);
+}
+
+TEST(ScanGate, WordsCommonInHealthyLogsAreAvoided) {
+  // "memory" gates all three patterns, but every healthy line holds it; "fail" gates two.
+  const std::vector<GatePattern> patterns = {pattern("memory alloc fail"), pattern("memory copy fail"),
+                                             pattern("memory exhausted")};
+  GateOptions o = small();
+  o.background = "[INFO] Allocate memory size=1\n[INFO] Allocate memory size=2\n[INFO] memory ok\n";
+  const GateChoice c = choose_gate(patterns, o);
+  EXPECT_EQ(std::count(c.gate.literals.begin(), c.gate.literals.end(), "memo"), 0);
+  EXPECT_TRUE(std::any_of(c.gate.literals.begin(), c.gate.literals.end(),
+                          [](const std::string& l) { return l.find("fail") != std::string::npos || l == "fail"; }));
+}
+
+TEST(ScanGate, AWordOfOneTopicIsLeftToItsPatterns) {
+  // "heartbeat" gates three patterns, all of one family: not generic error vocabulary.
+  const std::vector<GatePattern> patterns = {
+      pattern("lost heartbeat", false, "device"), pattern("heartbeat broken", false, "device"),
+      pattern("heartbeat lost", false, "device"), pattern("open failed", false, "a"),
+      pattern("read failed", false, "b"), pattern("write failed", false, "c")};
+  GateOptions o;
+  o.min_gain = 3;
+  const GateChoice c = choose_gate(patterns, o);
+  EXPECT_EQ(c.gate.literals, (std::vector<std::string>{"failed"}));
+  EXPECT_EQ(c.ungated, (std::vector<std::size_t>{0, 1, 2}));
+}
+
+TEST(ScanGate, ErrorLevelEntriesAreGatedByTheMarkers) {
+  const std::vector<GatePattern> patterns = {pattern("ptr is nullptr", true), pattern("rank size is 0", true)};
+  const GateChoice c = choose_gate(patterns, GateOptions{});
+  EXPECT_TRUE(c.gate.error_markers);
+  EXPECT_TRUE(c.ungated.empty());
+  EXPECT_TRUE(c.gate.literals.empty());
+}
+
+TEST(ScanGate, APatternIsCoveredOnlyWhenEveryAlternativeHoldsAGateLiteral) {
+  ScanGate g;
+  g.literals = {"fail"};
+  EXPECT_TRUE(gate_covers(g, pattern("(?:open|close) failed")));
+  EXPECT_FALSE(gate_covers(g, pattern("(?:open failed|closed)")));
+  EXPECT_FALSE(gate_covers(g, pattern(R"(\d+)")));
+}
+
+TEST(IndexKeys, OneRareKeyPerStringOfTheBestClause) {
+  const auto keys = index_keys(required_literals("(?:socket|notify) wait timeout"));
+  ASSERT_EQ(keys.size(), 2u);
+  for (const auto& k : keys) EXPECT_EQ(k.size(), 4u);
+  EXPECT_TRUE(index_keys(required_literals(R"(\d{6})")).empty());
+  EXPECT_TRUE(index_keys(required_literals("(?:ab|cd)")).empty());  // too short to index
+}
+
+TEST(LineIndex, ALineWakesOnlyThePatternsWhoseKeysItHolds) {
+  LineIndex idx;
+  const std::string_view k0[] = {"sock"}, k1[] = {"noti", "time"}, k3[] = {"abc"};
+  idx.add(0, k0);
+  idx.add(1, k1);
+  idx.add(2, {});  // not indexable: every line
+  idx.add(3, k3);
+  idx.finish();
+  std::vector<LineIndex::Hit> out;
+  std::vector<uint32_t> seen;
+  idx.candidates("[ERROR] NOTIFY wait TIMEOUT", out, seen);
+  std::vector<std::size_t> ids;
+  for (const auto& h : out) ids.push_back(h.pattern);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::size_t>{1, 2}));
+  out.clear();
+  idx.candidates("xxabcx socket", out, seen);
+  ids.clear();
+  for (const auto& h : out) ids.push_back(h.pattern);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::size_t>{0, 2, 3}));
+  // Positions, every occurrence.
+  out.clear();
+  idx.all_positions("sock .. sock", out);
+  EXPECT_EQ(std::count_if(out.begin(), out.end(), [](const auto& h) { return h.pattern == 0; }), 2);
+}
+
+}  // namespace
+}  // namespace npu_doctor
