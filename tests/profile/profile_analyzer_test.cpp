@@ -227,5 +227,20 @@ TEST(ProfileAnalyzer, RenamedFileIsRecognisedByItsHeader) {
   EXPECT_EQ(r.ops.size(), 2u);
 }
 
+// The msprof-csv fuzzer found this: a row without the trailing Core Type column, after a
+// longer row had grown the record buffer, read the previous row's (freed) core cell.
+TEST(ProfileAnalyzer, OpStatisticRowWithoutItsCoreColumnIsUnknownCore) {
+  testing::TempDir dir;
+  const std::string long_type(400, 'X');
+  dir.write("op_statistic_1.csv",
+            "OP Type,Count,Total Time(us),Core Type\n"
+            "Cast,1,2,AI_CPU\n" +
+                long_type + ",1,5\n");
+  const auto r = run({dir.path().string()});
+  auto it = std::find_if(r.ops.begin(), r.ops.end(), [&](const OpStat& o) { return o.type == long_type; });
+  ASSERT_NE(it, r.ops.end());
+  EXPECT_EQ(it->task_type, "UNKNOWN");
+}
+
 }  // namespace
 }  // namespace npu_doctor

@@ -93,7 +93,9 @@ void read_op_statistic(ByteStream& in, const std::string& path, Accumulator& acc
     double tot = total >= 0 ? number(f, total, "Total Time(us)", line, issues, ok)
                             : number(f, avg, "Avg Time(us)", line, issues, ok) * n;
     if (!ok || tot < 0 || n < 0) continue;
-    const std::string tt = core >= 0 ? normalize_task_type(f[static_cast<std::size_t>(core)]) : "UNKNOWN";
+    // A short row may lack the optional core column: only cells the row has are read.
+    const bool has_core = core >= 0 && static_cast<std::size_t>(core) < f.size();
+    const std::string tt = has_core ? normalize_task_type(f[static_cast<std::size_t>(core)]) : "UNKNOWN";
     std::string ty(trim_cell(f[static_cast<std::size_t>(type)]));
     if (ty.empty()) ty = "UNKNOWN";
     OpStat& s = t.by_type[{ty, tt}];
