@@ -5,13 +5,13 @@
 namespace npu_doctor {
 namespace {
 
-constexpr std::size_t kCategories = static_cast<std::size_t>(Category::other) + 1;
+constexpr std::size_t kCategoryCount = static_cast<std::size_t>(Category::other) + 1;
 
-bool is_word_char(char c) {
+bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower_letter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 }  // namespace
 
@@ -24,7 +24,7 @@ bool is_exception_line(std::string_view line) {
       if (after >= line.size()) continue;
       // The class name: "RuntimeError", "torch.OutOfMemoryError", "Error".
       std::size_t start = pos;
-      while (start > 0 && (is_word_char(line[start - 1]) || line[start - 1] == '.')) --start;
+      while (start > 0 && (is_identifier_char(line[start - 1]) || line[start - 1] == '.')) --start;
       if (start >= 7 && line.substr(start - 7, 7) == "except ") continue;
       return true;
     }
@@ -41,7 +41,7 @@ std::unique_ptr<WordFallback> WordFallback::create(const KnowledgeBase& kb, std:
 }
 
 WordFallback::WordFallback(const KnowledgeBase& kb, WordModel model) : model_(std::move(model)) {
-  for (std::size_t c = 0; c < kCategories; ++c) {
+  for (std::size_t c = 0; c < kCategoryCount; ++c) {
     entries_[c] = kb.find_id("words." + std::string(to_string(static_cast<Category>(c))));
   }
 }
@@ -52,7 +52,7 @@ bool WordFallback::has_error_word(std::string_view line) const {
   auto equals = [](std::string_view word, const std::string& lower_case) {
     if (word.size() != lower_case.size()) return false;
     for (std::size_t i = 0; i < word.size(); ++i) {
-      if (lower(word[i]) != lower_case[i]) return false;
+      if (lower_letter(word[i]) != lower_case[i]) return false;
     }
     return true;
   };
@@ -63,12 +63,12 @@ bool WordFallback::has_error_word(std::string_view line) const {
   bool pending = false;  // the previous word was an error word whose next word decides
   std::size_t i = 0;
   while (i < line.size()) {
-    if (!is_word_char(line[i])) {
+    if (!is_identifier_char(line[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < line.size() && is_word_char(line[j])) ++j;
+    while (j < line.size() && is_identifier_char(line[j])) ++j;
     const std::string_view word = line.substr(i, j - i);
     i = j;
     if (pending) {

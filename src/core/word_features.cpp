@@ -5,11 +5,11 @@
 namespace npu_doctor {
 namespace {
 
-bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-bool is_alpha(char c) { return is_upper(c) || is_lower(c); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_ascii_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_ascii_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_ascii_alpha(char c) { return is_ascii_upper(c) || is_ascii_lower(c); }
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+char to_ascii_lower(char c) { return is_ascii_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // One UTF-8 sequence starting at s[i]: its code point and length (invalid bytes: 0xFFFD, 1).
 std::pair<uint32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) {
@@ -45,17 +45,17 @@ void split_run(std::string_view run, Tokens& t) {
   };
   for (std::size_t i = 0; i < run.size(); ++i) {
     const char c = run[i];
-    if (!is_alpha(c)) {  // digits end a word and are dropped
+    if (!is_ascii_alpha(c)) {  // digits end a word and are dropped
       flush();
       continue;
     }
-    if (is_upper(c) && !cur.empty()) {
+    if (is_ascii_upper(c) && !cur.empty()) {
       const char prev = run[i - 1];
-      const bool next_lower = i + 1 < run.size() && is_lower(run[i + 1]);
+      const bool next_lower = i + 1 < run.size() && is_ascii_lower(run[i + 1]);
       // "aclrtMalloc": a hump; "NPUError": the last capital of a run starts the next word.
-      if (is_lower(prev) || (is_upper(prev) && next_lower)) flush();
+      if (is_ascii_lower(prev) || (is_ascii_upper(prev) && next_lower)) flush();
     }
-    cur += lower(c);
+    cur += to_ascii_lower(c);
   }
   flush();
   if (parts.size() > 1) {
@@ -74,9 +74,9 @@ Tokens tokenize(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
-    if (is_alpha(c) || is_digit(c)) {
+    if (is_ascii_alpha(c) || is_ascii_digit(c)) {
       std::size_t j = i;
-      while (j < text.size() && (is_alpha(text[j]) || is_digit(text[j]))) ++j;
+      while (j < text.size() && (is_ascii_alpha(text[j]) || is_ascii_digit(text[j]))) ++j;
       split_run(text.substr(i, j - i), t);
       i = j;
       continue;

@@ -10,11 +10,11 @@ namespace {
 
 // "NPUDWM" + format version. Integers and floats are written little-endian whatever the
 // host, so a model built on one machine reads on another.
-constexpr std::string_view kMagic = "NPUDWM2\n";
+constexpr std::string_view kModelMagic = "NPUDWM2\n";
 constexpr uint32_t kMaxClasses = 64;
 constexpr uint32_t kMaxWords = 1024;
 
-class Writer {
+class ModelWriter {
  public:
   void u32(uint32_t v) {
     for (int i = 0; i < 4; ++i) out_ += static_cast<char>((v >> (8 * i)) & 0xFF);
@@ -28,9 +28,9 @@ class Writer {
   std::string out_;
 };
 
-class Reader {
+class ModelReader {
  public:
-  explicit Reader(std::string_view d) : d_(d) {}
+  explicit ModelReader(std::string_view d) : d_(d) {}
   bool ok() const { return ok_; }
   bool done() const { return ok_ && pos_ == d_.size(); }
   uint32_t u32() {
@@ -146,8 +146,8 @@ WordPrediction best_prediction(const WordModel& model, std::string_view text) {
 }
 
 std::string write_word_model(const WordModel& m) {
-  Writer w;
-  w.out_ += kMagic;
+  ModelWriter w;
+  w.out_ += kModelMagic;
   w.u32(m.features.hash_bits);
   w.u32(m.features.char_min);
   w.u32(m.features.char_max);
@@ -171,8 +171,8 @@ std::string write_word_model(const WordModel& m) {
 }
 
 std::optional<WordModel> read_word_model(std::string_view data) {
-  Reader r(data);
-  if (!r.expect(kMagic)) return std::nullopt;
+  ModelReader r(data);
+  if (!r.expect(kModelMagic)) return std::nullopt;
   WordModel m;
   m.features.hash_bits = r.u32();
   m.features.char_min = r.u32();
