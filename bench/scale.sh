@@ -5,11 +5,14 @@
 #   3. start-up: `npu-doctor explain CODE` (knowledge base included), mean over many runs
 #   4. a 4,096-rank synthetic cluster (tests/cluster/gen_cluster.py): diagnose, then merge
 #      of per-node summaries (what node 0 does once MPI has gathered them)
+#   5. peak RSS of every command on large inputs and many inputs (the 64 MiB goal of
+#      issue 21): one table, `/usr/bin/time` per run
 #
-#   bench/scale.sh [SECTION...]          sections: jobs memory explain cluster (default all)
+#   bench/scale.sh [SECTION...]          sections: jobs memory explain cluster rss (default all)
 #
 # Environment: NPU_DOCTOR (binary), NPU_DOCTOR_BENCH_LOG (a large log to reuse, e.g. the
-# 1 GiB one compare.sh generated; else a 256 MiB one is generated), MEM_REPEAT (default 10).
+# 1 GiB one compare.sh generated; else a 256 MiB one is generated), MEM_REPEAT (default 10),
+# RSS_FILES (inputs of the many-inputs runs, default 100000).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
@@ -23,7 +26,7 @@ fi
 [[ -n $npu && -x $npu ]] || die "npu-doctor binary not found; build it or set NPU_DOCTOR"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is missing: apt-get install -y time"
 sections=("$@")
-((${#sections[@]})) || sections=(jobs memory explain cluster)
+((${#sections[@]})) || sections=(jobs memory explain cluster rss)
 work=$(mktemp -d "${TMPDIR:-/tmp}/npu-doctor-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
@@ -108,6 +111,50 @@ for s in "${sections[@]}"; do
     echo "merge (the verdict from gathered summaries): $(elapsed "$a" "$b") s, peak RSS $(($(tail -n 1 "$work/rss") / 1024)) MiB"
     python3 -c "import json;c=json.load(open('$work/merged.json'))['cluster'];print('verdict: rank', c['culprit']['rank'], c['basis'], c['confidence'])"
     ;;
-  *) die "unknown section $s (jobs memory explain cluster)" ;;
+  rss)
+    need_log
+    files=${RSS_FILES:-100000}
+    echo; echo "## peak RSS per command (goal: under 64 MiB at any input size and count)"
+    echo "generating inputs in $work ..." >&2
+    python3 "$here/rss_inputs.py" "$work/rss" --files "$files" >&2
+    big=$log
+    size_of() { du -sh --apparent-size "$1" | cut -f1; }
+    echo "| command | input | peak RSS (MiB) | seconds | exit |"
+    echo "|---|---|---:|---:|---:|"
+    # rss LABEL INPUT-DESCRIPTION COMMAND...: one run, stdout discarded.
+    rss() {
+      local label=$1 what=$2; shift 2
+      local a b rc=0
+      a=$(now)
+      /usr/bin/time -f '%M' -o "$work/rss.kb" "$@" >/dev/null 2>"$work/rss.err" || rc=$?
+      b=$(now)
+      echo "| \`$label\` | $what | $(($(tail -n 1 "$work/rss.kb") / 1024)) | $(elapsed "$a" "$b") | $rc |"
+    }
+    r=$work/rss
+    rss "diagnose -f json" "$files files" "$npu" diagnose -f json "$r/many"
+    rss "diagnose -f text" "$files files" "$npu" diagnose -f text "$r/many"
+    rss "diagnose -f markdown" "$files files" "$npu" diagnose -f markdown "$r/many"
+    rss "diagnose -f html" "$files files" "$npu" diagnose -f html "$r/many"
+    rss "diagnose -f prometheus" "$files files" "$npu" diagnose -f prometheus "$r/many"
+    rss "diagnose -j 1 -f json" "$(size_of "$big") log" "$npu" diagnose -j 1 -f json "$big"
+    rss "diagnose -f html" "$(size_of "$big") log" "$npu" diagnose -f html "$big"
+    rss "cluster --summary-out" "$files files" "$npu" cluster --logs "$r/many" --summary-out "$work/summary.json" -f json
+    rss "merge" "1 summary of $files files" "$npu" merge -f json "$work/summary.json"
+    rss "bundle" "$(size_of "$r/secrets/train.log") log, a secret on every line" \
+      "$npu" bundle --no-default-logs --logs "$r/secrets" --root "$r/host/root" -o "$work/b1.tar.gz" --timeout 5
+    rss "bundle" "$files files" "$npu" bundle --no-default-logs --logs "$r/many" --root "$r/host/root" --max-size 1G \
+      -o "$work/b2.tar.gz" --timeout 5
+    rss "diagnose BUNDLE" "the bundle of $files files" "$npu" diagnose -f json "$work/b2.tar.gz"
+    rss "mem analyze" "$(size_of "$r/mem.jsonl") of samples" "$npu" mem analyze -f json "$r/mem.jsonl"
+    rss "mem analyze" "$(size_of "$big") log" "$npu" mem analyze -f json "$big"
+    rss "profile" "$(size_of "$r/prof") op_summary" "$npu" profile -f json "$r/prof"
+    rss "atc" "$(size_of "$big") log" "$npu" atc -f json "$big"
+    rss "hccl test-output" "$(size_of "$r/hccl_test.txt") HCCL Test output" "$npu" hccl test-output -f json "$r/hccl_test.txt"
+    rss "hccl env" "$(size_of "$r/env.txt") env dump" "$npu" hccl env -f json "$r/env.txt"
+    rss "check --root" "fixture machine" env PATH="$r/host/bin:$PATH" "$npu" check -f json --root "$r/host/root"
+    rss "explain" "507035" "$npu" explain 507035
+    rss "kb lint" "built-in" "$npu" kb lint
+    ;;
+  *) die "unknown section $s (jobs memory explain cluster rss)" ;;
   esac
 done

@@ -55,3 +55,8 @@ install(DIRECTORY ${NPU_DOCTOR_GENERATED_DOCS}/man/ DESTINATION ${CMAKE_INSTALL_
 install(FILES ${NPU_DOCTOR_GENERATED_DOCS}/completions/npu-doctor
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES ${NPU_DOCTOR_GENERATED_DOCS}/completions/_npu-doctor DESTINATION ${NPU_DOCTOR_ZSH_COMPLETION_DIR})
+
+# `npu-doctor watch` on every node (docs/run-watch.md): the systemd unit (installed, not
+# enabled) and the Kubernetes DaemonSet manifest as documentation.
+install(FILES ${PROJECT_SOURCE_DIR}/deploy/systemd/npu-doctor-watch.service DESTINATION lib/systemd/system)
+install(FILES ${PROJECT_SOURCE_DIR}/deploy/kubernetes/npu-doctor-watch.yaml DESTINATION ${NPU_DOCTOR_DOC_DIR}/deploy)

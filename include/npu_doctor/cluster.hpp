@@ -56,6 +56,10 @@ std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const
 // nullopt when fewer than two ranks could be attributed.
 std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options);
+// The same over the inputs `which` (indices into `inputs`): one incident's ranks only.
+std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs,
+                                               const std::vector<std::size_t>& which, const KnowledgeBase& kb,
+                                               const ClusterOptions& options);
 
 // "The AI Core exception on rank 3 (node-1) is the earliest decisive error ..." in en/zh.
 std::string cluster_reason(const ClusterDecision& d, Lang lang);

@@ -10,6 +10,7 @@
 
 #include "npu_doctor/cluster.hpp"
 #include "npu_doctor/finding.hpp"
+#include "npu_doctor/incidents.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/root_cause.hpp"
@@ -27,13 +28,35 @@ struct DiagnoseOptions {
   uint64_t split_min_part = uint64_t{32} << 20;
   std::vector<std::string> rank_patterns;  // regexes with (?<rank>) / (?<host>) applied to paths
   ClusterOptions cluster;                  // cross-rank analysis (clock skew, world size)
+  // Split the inputs into incidents (one failing run each) and conclude per incident
+  // (docs/incidents.md); off for callers that want every finding of every input (mem,
+  // atc, a cluster node's summary).
+  bool split_incidents = false;
+  IncidentOptions incidents;
+};
+
+// One incident's verdict: its inputs and time span, its own findings (evidence.input
+// still indexes DiagnosisReport::inputs), cross-rank verdict and root cause.
+struct IncidentReport {
+  std::size_t number = 1;                  // 1 = the oldest
+  Incident incident;
+  std::vector<Finding> findings;
+  std::optional<RootCauseDecision> root;
+  std::optional<ClusterDecision> cluster;
+  const Finding* root_finding() const { return root ? &findings[root->finding] : nullptr; }
 };
 
 struct DiagnosisReport {
   std::vector<InputReport> inputs;
+  // The incident shown (incidents[shown]): its findings, root cause and cross-rank verdict.
+  // Without a split these cover all inputs.
   std::vector<Finding> findings;          // in order of first occurrence
   std::optional<RootCauseDecision> root;  // nullopt: no error-level finding
   std::optional<ClusterDecision> cluster;  // when inputs cover two or more ranks
+  // Every incident, oldest first (empty when the inputs were not split); the default
+  // shown is the most recent one with a root cause, else the most recent.
+  std::vector<IncidentReport> incidents;
+  std::size_t shown = 0;
   std::vector<std::string> warnings;      // e.g. a --rank-pattern that does not compile
   std::string kb_version;
   std::size_t kb_entries = 0;
@@ -44,10 +67,17 @@ struct DiagnosisReport {
   const Finding* root_finding() const { return root ? &findings[root->finding] : nullptr; }
 };
 
+// Makes incidents[index] the one shown: copies its findings, root cause and cross-rank
+// verdict to the report's own fields. Does nothing for an index out of range.
+void show_incident(DiagnosisReport& report, std::size_t index);
+
 // The last steps of a diagnosis, once inputs and findings are gathered (by a scan, or
 // merged from node summaries): findings in order of first occurrence, the cross-rank
 // analysis, the root cause.
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster);
+// The same for one incident: its findings, the cross-rank analysis of its inputs only.
+void conclude_incident(IncidentReport& incident, const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+                       const ClusterOptions& cluster);
 
 class KbMatcher;
 class WordFallback;
@@ -65,6 +95,8 @@ class Diagnoser {
   Diagnoser& operator=(const Diagnoser&) = delete;
 
   DiagnosisReport run(const DiagnoseOptions& options) const;
+  // The compiled knowledge base, for scanners of live input (src/live).
+  const KbMatcher& matcher() const { return *matcher_; }
 
  private:
   const KnowledgeBase& kb_;

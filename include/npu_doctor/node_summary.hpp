@@ -3,7 +3,9 @@
 // --summary-out files merged later with `npu-doctor merge`): its inputs with their rank
 // timelines, its findings with evidence windows, the facts its environment check read
 // (versions), and whether its scan finished. Compact: no log text beyond the evidence.
+#include <istream>
 #include <map>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,11 +32,16 @@ std::string_view to_string(NodeSummary::Status s);
 
 // The summary as JSON (schema "npu-doctor/node-summary/v1", docs/json-node-summary-v1.md).
 std::string node_summary_json(const NodeSummary& s);
+// The same, streamed: one input or finding in memory at a time.
+void write_node_summary_json(const NodeSummary& s, std::ostream& out);
 
 // Reads a summary back; entries are looked up in `kb` by id (an id it does not know is
 // dropped and named in `warnings`). Returns false with `error` set for text that is not a
 // node summary.
 bool parse_node_summary(std::string_view json, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
+                        std::vector<std::string>& warnings);
+// The same from a stream (a summary file), read as it is parsed.
+bool parse_node_summary(std::istream& json, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
                         std::vector<std::string>& warnings);
 
 struct MergeOptions {

@@ -23,6 +23,10 @@ std::string_view trim(std::string_view s);
 // The pieces of `s` between `sep`s (empty pieces kept; "" gives one empty piece).
 std::vector<std::string_view> split(std::string_view s, char sep);
 
+// Levenshtein distance (insertions, deletions, substitutions of bytes): how far a typed
+// word is from a known one, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
 // `s` as a number of type T (an integer, or a floating type) when the whole of `s` is one,
 // in range; nullopt otherwise (also for "", a sign alone, or white space around it).
 template <typename T>

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -65,23 +66,37 @@ bool ArchiveWriter::open(std::string& error) {
 
 namespace {
 
-bool write_entry(archive* a, const std::string& name, std::string_view data, bool directory, std::string& error) {
+std::string archive_error(archive* a, const std::string& name) {
+  return name + ": " + (archive_error_string(a) ? archive_error_string(a) : "write failed");
+}
+
+bool write_header(archive* a, const std::string& name, std::uint64_t size, bool directory, std::string& error) {
   archive_entry* e = archive_entry_new();
   archive_entry_set_pathname(e, name.c_str());
   archive_entry_set_filetype(e, directory ? AE_IFDIR : AE_IFREG);
   archive_entry_set_perm(e, directory ? 0700 : 0600);
-  archive_entry_set_size(e, directory ? 0 : static_cast<la_int64_t>(data.size()));
+  archive_entry_set_size(e, static_cast<la_int64_t>(size));
   archive_entry_set_mtime(e, std::time(nullptr), 0);
-  bool ok = archive_write_header(a, e) == ARCHIVE_OK;
-  std::size_t done = 0;
-  while (ok && done < data.size()) {
-    const la_ssize_t n = archive_write_data(a, data.data() + done, data.size() - done);
-    if (n <= 0) ok = false;
-    else done += static_cast<std::size_t>(n);
-  }
-  if (!ok) error = name + ": " + (archive_error_string(a) ? archive_error_string(a) : "write failed");
+  const bool ok = archive_write_header(a, e) == ARCHIVE_OK;
+  if (!ok) error = archive_error(a, name);
   archive_entry_free(e);
   return ok;
+}
+
+bool write_data(archive* a, const std::string& name, std::string_view data, std::string& error) {
+  while (!data.empty()) {
+    const la_ssize_t n = archive_write_data(a, data.data(), data.size());
+    if (n <= 0) {
+      error = archive_error(a, name);
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+bool write_entry(archive* a, const std::string& name, std::string_view data, bool directory, std::string& error) {
+  return write_header(a, name, directory ? 0 : data.size(), directory, error) && write_data(a, name, data, error);
 }
 
 }  // namespace
@@ -90,6 +105,38 @@ bool ArchiveWriter::add(const std::string& member, std::string_view data, std::s
   if (!write_entry(impl_->a, impl_->top_dir + "/" + member, data, false, error)) return false;
   members_.push_back({member, data.size(), sha256_hex(data)});
   return true;
+}
+
+bool ArchiveWriter::add_file(const std::string& member, const std::string& path, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    error = path + ": " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
+  const std::string name = impl_->top_dir + "/" + member;
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  bool ok = write_header(impl_->a, name, size, false, error);
+  Sha256 digest;
+  std::uint64_t done = 0;
+  std::string buf(1u << 16, '\0');
+  while (ok && done < size) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = path + (n < 0 ? ": " + std::string(std::strerror(errno)) : std::string(": shorter than it was"));
+      ok = false;
+      break;
+    }
+    const std::string_view piece(buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), size - done)));
+    digest.update(piece);
+    ok = write_data(impl_->a, name, piece, error);
+    done += piece.size();
+  }
+  ::close(fd);
+  if (ok) members_.push_back({member, size, to_hex(digest.finish())});
+  return ok;
 }
 
 bool ArchiveWriter::add_directory(const std::string& member, std::string& error) {

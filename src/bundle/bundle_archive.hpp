@@ -24,7 +24,8 @@ struct MemberInfo {
   std::string sha256;
 };
 
-// Members go straight into the compressed archive; nothing unredacted touches the disk.
+// Members go straight into the compressed archive; nothing unredacted touches the disk
+// (large members are redacted into a private work directory first: add_file).
 class ArchiveWriter {
  public:
   // `final_path` is where the archive appears when finish() succeeds; `top_dir` the one
@@ -37,6 +38,8 @@ class ArchiveWriter {
   bool open(std::string& error);
   bool add(const std::string& member, std::string_view data, std::string& error);
   bool add_directory(const std::string& member, std::string& error);
+  // A member from a file, streamed (the file is not held in memory).
+  bool add_file(const std::string& member, const std::string& path, std::string& error);
   // Closes the archive, syncs it and renames it to the final path.
   bool finish(std::string& error);
 

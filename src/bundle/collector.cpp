@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +17,7 @@
 #include "bundle/probe_record.hpp"
 #include "bundle/redaction.hpp"
 #include "bundle/report_md.hpp"
+#include "bundle/staged_member.hpp"
 #include "checks/check_runner.hpp"
 #include "checks/compatibility.hpp"
 #include "npu_doctor/diagnosis.hpp"
@@ -22,6 +26,7 @@
 #include "npu_doctor/text.hpp"
 #include "npu_doctor/version.hpp"
 #include "render/check_render.hpp"
+#include "render/json_stream.hpp"
 #include "core/regex.hpp"
 
 namespace fs = std::filesystem;
@@ -102,6 +107,14 @@ class Collector {
  public:
   Collector(const BundleOptions& o, const KnowledgeBase& kb, std::string top_dir)
       : o_(o), kb_(kb), writer_(o.output, std::move(top_dir)), host_(o.root, command_options(o)) {}
+  ~Collector() {
+    if (!work_.empty()) {
+      std::error_code ec;
+      fs::remove_all(work_, ec);
+    }
+  }
+  Collector(const Collector&) = delete;
+  Collector& operator=(const Collector&) = delete;
 
   BundleResult run();
 
@@ -114,6 +127,11 @@ class Collector {
   }
   void put(const std::string& member, std::string_view redacted);
   void put_raw_text(const std::string& member, std::string_view raw) { put(member, redactor_.redact(raw)); }
+  bool make_work_dir();
+  std::string staged_path(const std::string& member) const { return work_ + "/" + member; }
+  // Adds a member staged in the work directory (closing it first); false when it failed.
+  bool put_staged(const std::string& member, StagedMember& staged);
+  bool stage_log(const LogFile& f, const std::string& member);
   CommandResult command(const std::vector<std::string>& argv);
   void skip(std::string item, std::string reason) { skipped_.push_back({std::move(item), std::move(reason)}); }
 
@@ -142,8 +160,10 @@ class Collector {
   bool failed_ = false;
   std::string error_;
   ReportFacts facts_;
-  std::vector<LogFile> logs_;
-  std::map<std::string, std::string> log_members_;  // path on this host -> member
+  std::vector<std::string> staged_logs_;  // the redacted copies of the logs, which diagnose reads
+  std::size_t logs_collected_ = 0;
+  std::string work_;                                 // private work directory (redacted text only)
+  std::string last_staged_dir_;
   LogSelection selection_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::time_t created_ = std::time(nullptr);
@@ -203,10 +223,11 @@ void Collector::gather_hardware() {
   keep({"lscpu"}, "hardware/lscpu.txt");
   keep({"numactl", "-H"}, "hardware/numactl.txt");
   for (const char* f : {"/proc/cpuinfo", "/proc/meminfo", "/etc/os-release"}) {
+    errno = 0;
     if (auto text = host_.read_file(f, 4u << 20)) {
       gathered_.emplace_back("hardware/" + fs::path(f).filename().string() + ".txt", *text);
     } else {
-      skip(f, "cannot read");
+      skip(f, errno ? std::string("cannot read: ") + std::strerror(errno) : std::string("cannot read"));
     }
   }
 }
@@ -344,6 +365,69 @@ void Collector::run_check() {
   }
 }
 
+bool Collector::make_work_dir() {
+  if (!work_.empty()) return true;
+  // Beside the archive (the user chose that place for the bundle), owner-only.
+  const fs::path out(o_.output);
+  const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  std::string pattern = (dir / ("." + out.filename().string() + ".work-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    failed_ = true;
+    error_ = "cannot create a work directory in " + dir.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  work_ = pattern;
+  return true;
+}
+
+bool Collector::put_staged(const std::string& member, StagedMember& staged) {
+  std::string error;
+  if (!staged.close(error) || !writer_.add_file(member, staged.path(), error)) {
+    failed_ = true;
+    error_ = "cannot write the bundle: " + error;
+    return false;
+  }
+  written_ += writer_.members().back().size;
+  return true;
+}
+
+// One log, read and redacted block by block into the work directory, then archived.
+bool Collector::stage_log(const LogFile& f, const std::string& member) {
+  std::ifstream in(f.path, std::ios::binary);
+  if (!in) {
+    skip(redactor_.redact(f.shown), std::string("cannot read: ") + std::strerror(errno));
+    return false;
+  }
+  std::string buf(64u << 10, '\0');
+  in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+  std::size_t n = static_cast<std::size_t>(in.gcount());
+  if (looks_binary(std::string_view(buf.data(), n))) {
+    // Compressed or binary data cannot be searched for secrets, so it stays out.
+    skip(redactor_.redact(f.shown), "binary or compressed: cannot be redacted");
+    return false;
+  }
+  const std::string path = staged_path(member);
+  // Logs come directory by directory: create each directory once, not once per log.
+  if (std::string parent = fs::path(path).parent_path().string(); parent != last_staged_dir_) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    last_staged_dir_ = std::move(parent);
+  }
+  StagedMember staged(&redactor_, path);
+  while (n > 0) {
+    staged.write(std::string_view(buf.data(), n));
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    n = static_cast<std::size_t>(in.gcount());
+  }
+  if (in.bad()) {
+    std::string ignored;
+    staged.close(ignored);
+    skip(redactor_.redact(f.shown), std::string("cannot read: ") + std::strerror(errno));
+    return false;
+  }
+  return put_staged(member, staged);
+}
+
 void Collector::collect_logs() {
   std::vector<std::string> defaults;
   if (o_.default_logs) defaults = default_log_locations(o_.environment);
@@ -353,29 +437,20 @@ void Collector::collect_logs() {
   selection_ = select_logs(o_.log_paths, defaults, o_.root, newer_than, budget);
   for (auto& s : selection_.skipped) skip(redactor_.redact(s.item), s.reason);
   bool any_dir = false;
+  if (!selection_.files.empty() && !make_work_dir()) return;
   for (const auto& f : selection_.files) {
-    std::ifstream in(f.path, std::ios::binary);
-    std::ostringstream s;
-    if (!(s << in.rdbuf()) && f.size != 0) {
-      skip(redactor_.redact(f.shown), "cannot read");
-      continue;
-    }
-    const std::string data = s.str();
-    if (looks_binary(std::string_view(data).substr(0, 64u << 10))) {
-      // Compressed or binary data cannot be searched for secrets, so it stays out.
-      skip(redactor_.redact(f.shown), "binary or compressed: cannot be redacted");
-      continue;
-    }
+    if (failed_) return;
     const std::string member = member_under("logs/", redactor_.redact(f.shown));
-    put(member, redactor_.redact(data));
-    log_members_[f.path] = member;
-    logs_.push_back(f);
+    if (member.empty() || !stage_log(f, member)) continue;
+    staged_logs_.push_back(staged_path(member));
+    ++logs_collected_;
     any_dir = true;
   }
   if (!any_dir && !failed_) {
     std::string error;
     writer_.add_directory("logs", error);  // diagnose on the bundle finds an empty log directory
   }
+  std::vector<LogFile>().swap(selection_.files);  // done with; 100,000 logs hold megabytes
 }
 
 void Collector::run_diagnose() {
@@ -383,18 +458,20 @@ void Collector::run_diagnose() {
     skip("diagnose", "--no-diagnose");
     return;
   }
-  if (logs_.empty()) {
+  if (logs_collected_ == 0) {
     skip("diagnose", "no logs collected");
     return;
   }
   std::vector<KbProblem> problems;
   Diagnoser diagnoser(kb_, problems, o_.cache_dir);
   DiagnoseOptions opts;
-  for (const auto& f : logs_) opts.paths.push_back(f.path);
+  // The redacted copies: the report, made from them, cannot hold what redaction removed.
+  opts.paths = std::move(staged_logs_);
   opts.jobs = 2;
   DiagnosisReport report = diagnoser.run(opts);
   auto shown = [&](std::string& p) {
-    if (auto it = log_members_.find(p); it != log_members_.end()) p = it->second;
+    // A redacted copy in the work directory is shown as its member.
+    if (p.starts_with(work_ + "/")) p.erase(0, work_.size() + 1);
   };
   for (auto& in : report.inputs) shown(in.path);
   for (auto& f : report.findings) {
@@ -402,11 +479,17 @@ void Collector::run_diagnose() {
   }
   RenderOptions ro;
   ro.lang = o_.lang;
-  std::ostringstream js, txt;
-  render_diagnosis_json(report, ro, js);
-  render_diagnosis_text(report, ro, txt);
-  put_raw_text("diagnose/report.json", js.str());
-  put_raw_text("diagnose/report.txt", txt.str());
+  // Reports of many logs can be large: rendered through the redactor into the work
+  // directory. (Already made from redacted text; redacted again for the paths and words
+  // the report adds.)
+  for (const char* member : {"diagnose/report.json", "diagnose/report.txt"}) {
+    std::error_code ec;
+    fs::create_directories(fs::path(staged_path(member)).parent_path(), ec);
+    StagedMember staged(&redactor_, staged_path(member));
+    if (std::string_view(member).ends_with(".json")) render_diagnosis_json(report, ro, staged.stream());
+    else render_diagnosis_text(report, ro, staged.stream());
+    if (!put_staged(member, staged)) return;
+  }
   if (const Finding* root = report.root_finding()) {
     std::string text = root->entry->id + (root->code.empty() ? "" : " (" + root->code + ")") + ": " +
                        finding_title(*root, o_.lang) + "\n";
@@ -428,41 +511,50 @@ void Collector::write_report() {
     if (member == "network/ip-addr.txt" || member == "network/hccn_tool.txt") facts_.topology += redactor_.redact(text);
   }
   facts_.skipped = skipped_;
-  facts_.logs = logs_.size();
+  facts_.logs = logs_collected_;
   put("report.md", render_report_md(facts_, o_.lang));
 }
 
+// Streamed (one member, command or skipped item at a time); keys in alphabetical order,
+// as nlohmann::json writes them.
 void Collector::write_manifest() {
-  json m;
-  m["schema"] = kManifestSchema;
-  m["tool_version"] = std::string(kVersion);
-  m["created"] = iso_time(created_);
-  m["complete"] = true;
-  m["options"] = {{"root", redactor_.redact(o_.root)},
-                  {"max_size", o_.max_size},
-                  {"since_seconds", o_.since_seconds ? json(*o_.since_seconds) : json(nullptr)},
-                  {"timeout_ms", o_.timeout.count()},
-                  {"anonymized", o_.anonymize}};
-  json members = json::array();
-  for (const auto& mi : writer_.members()) members.push_back({{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256}});
-  m["members"] = members;
-  json skipped = json::array();
-  for (const auto& s : skipped_) skipped.push_back({{"item", redactor_.redact(s.item)}, {"reason", redactor_.redact(s.reason)}});
-  m["skipped"] = skipped;
-  json commands = json::array();
+  if (failed_ || !make_work_dir()) return;
+  // Every string in it is redacted where it is put in; the whole is not searched again
+  // (its rule names, "aws-access-key": 3, read as secret names).
+  StagedMember staged(nullptr, staged_path(kManifestMember));
+  render_detail::JsonStreamWriter w(staged.stream(), 1);
+  w.begin_object();
+  w.begin_array("commands");
   for (const auto& c : commands_) {
-    commands.push_back({{"argv", c.argv}, {"status", c.status}, {"seconds", c.seconds},
-                        {"member", c.member.empty() ? json(nullptr) : json(c.member)}});
+    w.element(json{{"argv", redactor_.redact_argv(c.argv)}, {"status", redactor_.redact(c.status)}, {"seconds", c.seconds},
+                   {"member", c.member.empty() ? json(nullptr) : json(c.member)}});
   }
-  m["commands"] = json::parse(redactor_.redact(commands.dump()));
+  w.end_array();
+  w.member("complete", json(true));
+  w.member("created", json(iso_time(created_)));
   json searched = json::array();
   for (const auto& s : selection_.searched) searched.push_back(redactor_.redact(s));
-  m["logs"] = {{"searched", searched}, {"collected", logs_.size()}};
+  w.member("logs", json{{"searched", searched}, {"collected", logs_collected_}});
+  w.begin_array("members");
+  for (const auto& mi : writer_.members()) w.element(json{{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256}});
+  w.end_array();
+  w.member("options", json{{"root", redactor_.redact(o_.root)},
+                           {"max_size", o_.max_size},
+                           {"since_seconds", o_.since_seconds ? json(*o_.since_seconds) : json(nullptr)},
+                           {"timeout_ms", o_.timeout.count()},
+                           {"anonymized", o_.anonymize}});
   json counts = json::object();
   for (const auto& [k, v] : redactor_.counts()) counts[k] = v;
-  m["redactions"] = counts;
-  m["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  put(kManifestMember, m.dump(1, ' ', false, json::error_handler_t::replace) + "\n");
+  w.member("redactions", counts);
+  w.member("schema", json(kManifestSchema));
+  w.member("seconds", json(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()));
+  w.begin_array("skipped");
+  for (const auto& sk : skipped_) w.element(json{{"item", redactor_.redact(sk.item)}, {"reason", redactor_.redact(sk.reason)}});
+  w.end_array();
+  w.member("tool_version", json(std::string(kVersion)));
+  w.end_object();
+  staged.stream() << "\n";
+  put_staged(kManifestMember, staged);
 }
 
 BundleResult Collector::run() {

@@ -169,9 +169,7 @@ CommandResult RecordingProbe::run(const std::vector<std::string>& argv) const {
   kept.out = redactor_.redact(r.out);
   kept.err = redactor_.redact(r.err);
   kept.error = redactor_.redact(r.error);
-  std::vector<std::string> key;
-  for (const auto& a : argv) key.push_back(redactor_.redact(a));
-  record_.commands[key] = std::move(kept);
+  record_.commands[redactor_.redact_argv(argv)] = std::move(kept);
   return r;
 }
 

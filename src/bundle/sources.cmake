@@ -5,6 +5,7 @@ target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src 
 target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
   ${CMAKE_CURRENT_LIST_DIR}/redaction.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/staged_member.cpp
   ${CMAKE_CURRENT_LIST_DIR}/probe_record.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bundle_archive.cpp
   ${CMAKE_CURRENT_LIST_DIR}/log_selection.cpp

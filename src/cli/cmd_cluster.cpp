@@ -130,14 +130,19 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   std::ostringstream quiet;
   const std::shared_ptr<const KnowledgeBase> kb = load_kb(g, node == 0 ? std::cerr : quiet);
   bool abandoned = false;
-  const NodeSummary own = summarise_this_node(kb, a, host, node, timeout, abandoned);
-  const std::string own_json = node_summary_json(own);
+  std::string own_json;
+  {
+    // Only the JSON travels (and is read back, also on a single node, so that every node's
+    // summary is read the same way); the summary itself is freed before the gather.
+    const NodeSummary own = summarise_this_node(kb, a, host, node, timeout, abandoned);
+    own_json = node_summary_json(own);
+  }
   int rc = kOk;
   if (!a.summary_out.empty()) {
     const std::string path = expand_node_placeholders(a.summary_out, host, node);
     if (!write_output(path, [&](std::ostream& out) { out << own_json; }, std::cerr)) rc = kUsage;
   }
-  const auto texts = transport->gather(own_json, start + timeout + kGatherGrace);
+  auto texts = transport->gather(std::move(own_json), start + timeout + kGatherGrace);
   bool everyone = true;
   if (node == 0) {
     std::vector<std::string> warnings;
@@ -145,6 +150,8 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     std::size_t reported = 0;
     for (const auto& n : nodes) reported += n.status == NodeSummary::Status::ok ? 1 : 0;
     everyone = std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); });
+    const std::size_t node_count = texts.size();
+    std::vector<std::optional<std::string>>().swap(texts);  // read: their text is not needed any more
     HtmlReportArgs html = a.html;
     html.node_facts = node_facts_of(nodes);
     MergeOptions mo;
@@ -153,7 +160,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     mo.cluster.world_size = a.world_size;
     DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
-    std::cerr << "npu-doctor: cluster: " << reported << " of " << texts.size() << " node(s) scanned ("
+    std::cerr << "npu-doctor: cluster: " << reported << " of " << node_count << " node(s) scanned ("
               << transport->name() << ")\n";
     const int written = write_diagnosis(g, report, a.format, a.output, *kb, html);
     rc = rc == kUsage ? rc : written;

@@ -6,6 +6,7 @@
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/diagnosis.hpp"
+#include "npu_doctor/text.hpp"
 
 namespace npu_doctor::cli {
 namespace {
@@ -22,6 +23,9 @@ struct DiagnoseArgs {
   std::vector<std::string> rank_patterns;
   std::string skew = "5s";
   std::optional<int> world_size;
+  std::string incident;          // "", "all" or a number (1 = the oldest)
+  std::string incident_gap = "1h";
+  bool summary = false;
   HtmlReportArgs html;
 };
 
@@ -52,9 +56,37 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   }
   opts.cluster.skew_us = *skew;
   opts.cluster.world_size = a.world_size;
+  const auto gap = parse_duration_us(a.incident_gap);
+  if (!gap || *gap <= 0) {
+    std::cerr << "npu-doctor: --incident-gap '" << a.incident_gap << "' is not a duration (e.g. 1h, 30m)\n";
+    return kUsage;
+  }
+  opts.split_incidents = true;
+  opts.incidents.gap_us = *gap;
+  std::optional<std::size_t> chosen;
+  if (!a.incident.empty() && a.incident != "all") {
+    const auto n = parse_number<std::size_t>(a.incident);
+    if (!n || *n == 0) {
+      std::cerr << "npu-doctor: --incident '" << a.incident << "': give an incident number (1 = the oldest) or all\n";
+      return kUsage;
+    }
+    chosen = *n;
+  }
   DiagnosisReport report = diagnoser.run(opts);
   bundles.restore_paths(report);
-  return write_diagnosis(g, report, a.format, a.output, *kb, a.html);
+  if (chosen) {
+    const std::size_t count = std::max<std::size_t>(1, report.incidents.size());
+    if (*chosen > count) {
+      std::cerr << "npu-doctor: --incident " << *chosen << ": the inputs hold " << count
+                << (count == 1 ? " incident" : " incidents") << "\n";
+      return kUsage;
+    }
+    show_incident(report, *chosen - 1);
+  }
+  DiagnosisView view;
+  view.all_incidents = a.incident == "all";
+  view.summary = a.summary;
+  return write_diagnosis(g, report, a.summary ? "summary" : a.format, a.output, *kb, a.html, view);
 }
 
 }  // namespace
@@ -64,8 +96,20 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("diagnose", "Scan logs (files, plog directories, archives, - for stdin) and name the root cause");
   cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json, markdown, html (one self-contained page), prometheus (docs/prometheus.md)")
-      ->check(CLI::IsMember(kDiagnosisFormats));
+  auto* format = cmd->add_option("-f,--format", args->format,
+                                 "Output format: text, json, markdown, html (one self-contained page), prometheus (docs/prometheus.md)")
+                     ->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_flag("-q,--summary", args->summary,
+                "One line per incident, tab-separated, for scripts: number, first and last time, inputs, category, "
+                "rule, code, evidence, title (docs/incidents.md)")
+      ->excludes(format);
+  cmd->add_option("--incident", args->incident,
+                  "Which incident to show in full when the inputs hold several runs: N (1 = the oldest) or all "
+                  "(default: the most recent with a root cause; docs/incidents.md)")
+      ->type_name("N|all");
+  cmd->add_option("--incident-gap", args->incident_gap,
+                  "Inputs further apart in time than this are separate incidents (default 1h)")
+      ->type_name("DURATION");
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   add_html_report_options(cmd, args->html);
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
@@ -83,7 +127,8 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--world-size", args->world_size, "Number of ranks the job had (finds ranks with no logs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->footer(
-      "Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no input readable, 3 internal error.");
+      "Exit status: 0 no error found, 1 a root cause was found (in the incident shown), 2 usage error or no input "
+      "readable, 3 internal error.");
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

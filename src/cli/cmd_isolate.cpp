@@ -3,6 +3,8 @@
 // verdict to the documented exit codes.
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -84,7 +86,8 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     std::error_code ec;
     std::filesystem::create_directories(a.log_dir, ec);
     if (ec || ::access(a.log_dir.c_str(), W_OK) != 0) {
-      std::cerr << "npu-doctor: --log-dir " << a.log_dir << ": cannot write there\n";
+      std::cerr << "npu-doctor: --log-dir " << a.log_dir << ": cannot write there: "
+                << (ec ? ec.message() : std::string(std::strerror(errno))) << "\n";
       return kUsage;
     }
   }

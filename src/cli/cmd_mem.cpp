@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <filesystem>
@@ -58,30 +59,31 @@ class StdinSpool {
     std::string tmpl = (std::filesystem::temp_directory_path() / "npu-doctor-mem-stdin-XXXXXX").string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) {
-      err << "npu-doctor: cannot create a temporary file for stdin\n";
+      err << "npu-doctor: cannot create a temporary file for stdin in " << tmpl << ": " << std::strerror(errno) << "\n";
       return false;
     }
     path_ = tmpl;
     char buf[1 << 16];
-    bool ok = true;
-    for (ssize_t n; (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
+    std::string failure;  // what failed, with its errno text
+    for (ssize_t n; failure.empty() && (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
       if (n < 0) {
         if (errno == EINTR) continue;
-        ok = false;
+        failure = std::string("reading stdin failed: ") + std::strerror(errno);
         break;
       }
       for (ssize_t off = 0; off < n;) {
         const ssize_t w = ::write(fd, buf + off, static_cast<std::size_t>(n - off));
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-          ok = false;
+          failure = "cannot copy stdin to " + tmpl + ": " + std::strerror(w < 0 ? errno : ENOSPC);
           break;
         }
         off += w;
       }
-      if (!ok) break;
     }
     ::close(fd);
-    if (!ok) err << "npu-doctor: reading stdin failed\n";
+    const bool ok = failure.empty();
+    if (!ok) err << "npu-doctor: " << failure << "\n";
     return ok;
   }
   const std::string& path() const { return path_; }
@@ -136,6 +138,21 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
       std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
     }
+  }
+  uint64_t samples = 0;
+  for (const auto& in : report.inputs) samples += in.samples;
+  if (report.any_input_read() && samples == 0 && !report.anything_found()) {
+    // Nothing to analyse: no valid sample and no out-of-memory message. Say that only.
+    std::cerr << "npu-doctor: mem analyze: no valid memory sample and no out-of-memory message in the input";
+    for (const auto& in : report.inputs) {
+      std::cerr << "; " << in.path << ": ";
+      if (in.status != InputStatus::ok && in.status != InputStatus::partial) std::cerr << in.note;
+      else if (in.bytes == 0) std::cerr << "empty file";
+      else std::cerr << in.lines << (in.lines == 1 ? " line" : " lines") << ", no sample";
+      if (!in.problems.empty()) std::cerr << " (" << in.problems.front() << ")";
+    }
+    std::cerr << "\nnpu-doctor: samples are JSON lines with \"step\" and \"allocated\" (docs/mem.md)\n";
+    return kUsage;
   }
   bool ok = write_output(
       a.output,
@@ -251,9 +268,10 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
   std::ofstream file;
   const bool to_stdout = a.output.empty() || a.output == "-";
   if (!to_stdout) {
+    errno = 0;
     file.open(a.output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      std::cerr << "npu-doctor: cannot write " << a.output << "\n";
+      std::cerr << "npu-doctor: cannot write " << a.output << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return kUsage;
     }
   }
@@ -336,8 +354,8 @@ void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->check(CLI::IsMember({"auto", "training", "inference"}));
   an->add_option("-j,--jobs", a->jobs, "Threads for scanning many logs (default: all cores)");
   an->footer(
-      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error or no "
-      "input readable, 3 internal error.");
+      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error, no "
+      "input readable, or no valid sample and no out-of-memory message in the inputs, 3 internal error.");
   an->callback([&g, &exit_code, a] { exit_code = run_analyze(g, *a); });
 
   auto w = std::make_shared<WatchArgs>();

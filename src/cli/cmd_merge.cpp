@@ -1,10 +1,11 @@
 // npu-doctor merge SUMMARY.json...: the cluster report from per-node summaries written
 // with `npu-doctor cluster --summary-out` (for sites that run one job per node under
 // Kubernetes or Slurm instead of mpirun).
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "common.hpp"
 #include "diagnosis_output.hpp"
@@ -28,7 +29,9 @@ struct MergeArgs {
 // A summary is small (findings and timelines, no logs); anything larger is not one.
 constexpr std::uintmax_t kMaxSummaryBytes = 256u << 20;
 
-std::optional<std::string> read_summary_file(const std::string& path, std::string& error) {
+// The summary file opened for reading (it is parsed as it is read), after the checks that
+// keep FIFOs, devices and huge files out.
+std::optional<std::ifstream> open_summary_file(const std::string& path, std::string& error) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     error = ec ? ec.message() : "not a regular file";  // a FIFO or /dev/zero is no summary
@@ -47,13 +50,13 @@ std::optional<std::string> read_summary_file(const std::string& path, std::strin
     error = "larger than 256 MiB: not a node summary";
     return std::nullopt;
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) {
-    error = "cannot read it";
+  if (!in) {
+    error = std::string("cannot read it: ") + std::strerror(errno ? errno : EIO);
     return std::nullopt;
   }
-  return text.str();
+  return in;
 }
 
 int run(const GlobalOptions& g, const MergeArgs& a) {
@@ -67,9 +70,9 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
   std::vector<std::string> warnings;
   for (const auto& path : a.files) {
     std::string error;
-    const auto text = read_summary_file(path, error);
+    auto in = open_summary_file(path, error);
     NodeSummary s;
-    if (!text || !parse_node_summary(*text, *kb, s, error, warnings)) {
+    if (!in || !parse_node_summary(*in, *kb, s, error, warnings)) {
       std::cerr << "npu-doctor: " << path << ": " << error << "; left out\n";
       continue;
     }

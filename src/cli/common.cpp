@@ -5,12 +5,16 @@
 #include "npu_doctor/duration.hpp"
 #include "npu_doctor/install_paths.hpp"
 #include "npu_doctor/probe.hpp"
+#include "npu_doctor/text.hpp"
 #include "npu_doctor/version.hpp"
 
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 
 #include <cstdio>
@@ -78,6 +82,15 @@ RenderOptions render_options(const GlobalOptions& g, bool to_terminal) {
               !(term != nullptr && std::string(term) == "dumb");
   }
   return o;
+}
+
+std::size_t terminal_width() {
+  if (const char* cols = std::getenv("COLUMNS"); cols != nullptr) {
+    if (const auto n = parse_number<std::size_t>(cols); n && *n >= 20 && *n <= 1000) return *n;
+  }
+  struct winsize ws {};
+  if (isatty(STDOUT_FILENO) != 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 80;
 }
 
 std::string cache_dir() {
@@ -154,15 +167,17 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   const PartialOutput removed_on_signal(tmp);
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      err << "npu-doctor: cannot write " << path << "\n";
+      err << "npu-doctor: cannot write " << path << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return false;
     }
     write(out);
+    errno = 0;
     out.flush();
     if (!out) {
-      err << "npu-doctor: writing " << path << " failed\n";
+      err << "npu-doctor: writing " << path << " failed: " << std::strerror(errno ? errno : EIO) << "\n";
       std::remove(tmp.c_str());
       return false;
     }
@@ -196,8 +211,68 @@ void prepare_app(CLI::App& app, GlobalOptions& g) {
   add_global_options(app, g);
 }
 
+namespace {
+
+bool takes_value(const CLI::App* app, const std::string& word) {
+  for (; app != nullptr; app = app->get_parent()) {
+    if (const CLI::Option* o = app->get_option_no_throw(word)) return o->get_items_expected_max() > 0;
+  }
+  return false;
+}
+
+// Before CLI11 parses: a word where a command belongs that is no command. A file there
+// means `diagnose` was left out; anything else gets the nearest command names.
+std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
+  CLI::App* at = &app;
+  std::string path = "npu-doctor";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") return std::nullopt;
+    if (word.size() > 1 && word[0] == '-') {
+      if (word.find('=') == std::string::npos && takes_value(at, word)) ++i;
+      continue;
+    }
+    const auto subs = at->get_subcommands([](CLI::App* s) { return !s->get_name().empty(); });
+    if (subs.empty()) return std::nullopt;  // a command's own arguments from here on
+    const auto next = std::find_if(subs.begin(), subs.end(), [&](CLI::App* s) { return s->check_name(word); });
+    if (next != subs.end()) {
+      at = *next;
+      path += " " + (*next)->get_name();
+      continue;
+    }
+    std::error_code ec;
+    if (at == &app && (word == "-" || std::filesystem::exists(word, ec))) {
+      std::cerr << "npu-doctor: '" << word << "' is not a command; to diagnose it, run:\n  npu-doctor diagnose "
+                << word << "\n";
+      return kUsage;
+    }
+    std::vector<std::pair<std::size_t, std::string>> near;
+    std::string all;
+    for (const CLI::App* s : subs) {
+      const std::string& name = s->get_name();
+      all += (all.empty() ? "" : ", ") + name;
+      const std::size_t d = edit_distance(word, name);
+      const bool prefix = word.size() >= 2 && name.rfind(word, 0) == 0;
+      if (d <= std::max<std::size_t>(2, name.size() / 3) || prefix) near.emplace_back(prefix ? 0 : d, name);
+    }
+    std::sort(near.begin(), near.end());
+    std::cerr << "npu-doctor: '" << word << "' is not a command of " << path << ".";
+    if (!near.empty()) {
+      std::cerr << " Did you mean";
+      for (std::size_t k = 0; k < near.size() && k < 3; ++k) std::cerr << (k ? " or" : "") << " '" << near[k].second << "'";
+      std::cerr << "?";
+    }
+    std::cerr << "\nCommands: " << all << "\n";
+    return kUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
   install_interrupt_handlers();
+  if (const auto rc = check_command_words(app, argc, argv)) return *rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -48,6 +48,10 @@ std::string system_kb_dir();
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal);
 
+// Columns for text on stdout: $COLUMNS when set to a number, else the terminal's width when
+// stdout is one, else 80.
+std::size_t terminal_width();
+
 // Where compiled pattern databases are kept: $NPU_DOCTOR_CACHE_DIR (empty: no cache),
 // else $XDG_CACHE_HOME/npu-doctor, else ~/.cache/npu-doctor.
 std::string cache_dir();

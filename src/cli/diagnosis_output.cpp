@@ -11,12 +11,13 @@ namespace npu_doctor::cli {
 namespace {
 // Both entry points below; `kb` is needed only to analyse --attach inputs.
 int write_report(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
-                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html);
+                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html,
+                 const DiagnosisView& view);
 }  // namespace
 
 int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
                     const std::string& output) {
-  return write_report(g, report, format, output, nullptr, HtmlReportArgs{});
+  return write_report(g, report, format, output, nullptr, HtmlReportArgs{}, DiagnosisView{});
 }
 
 void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args) {
@@ -28,20 +29,32 @@ void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args) {
 }
 
 int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
-                    const std::string& output, const KnowledgeBase& kb, const HtmlReportArgs& html) {
-  return write_report(g, report, format, output, &kb, html);
+                    const std::string& output, const KnowledgeBase& kb, const HtmlReportArgs& html,
+                    const DiagnosisView& view) {
+  return write_report(g, report, format, output, &kb, html, view);
 }
 
 namespace {
 int write_report(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
-                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html) {
+                 const std::string& output, const KnowledgeBase* kb, const HtmlReportArgs& html,
+                 const DiagnosisView& view) {
   for (const auto& w : report.warnings) std::cerr << "npu-doctor: " << w << "\n";
+  if (!report.any_input_scanned() && report.findings.empty()) {
+    // Nothing was read: say that, once per input, and write no report that would look
+    // like an empty diagnosis.
+    std::cerr << "npu-doctor: no input could be scanned";
+    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "\n";
+    return kUsage;
+  }
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
       std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
     }
   }
-  const RenderOptions ro = render_options(g, output == "-" && format == "text");
+  RenderOptions ro = render_options(g, output == "-" && format == "text");
+  ro.width = output == "-" && format == "text" ? terminal_width() : 80;
+  ro.all_incidents = view.all_incidents;
   const bool page = format == "html" || !html.path.empty();
   if (!html.attach.empty() && !page) {
     std::cerr << "npu-doctor: --attach adds to the HTML report: give --html FILE or -f html\n";
@@ -56,7 +69,8 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
   bool ok = write_output(
       output,
       [&](std::ostream& out) {
-        if (format == "json") render_diagnosis_json(report, ro, out);
+        if (format == "summary") render_incident_summary(report, ro, out);
+        else if (format == "json") render_diagnosis_json(report, ro, out);
         else if (format == "markdown") render_diagnosis_markdown(report, ro, out);
         else if (format == "prometheus") prometheus::render_diagnosis(report, {g.command, prometheus::now_seconds()}, out);
         else if (format == "html") render_incident_html(report, attachments, RenderOptions{ro.lang, false}, out);
@@ -71,12 +85,6 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
          ok;
   }
   if (!ok) return kUsage;
-  if (!report.any_input_scanned() && report.findings.empty()) {
-    std::cerr << "npu-doctor: no input could be scanned";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
-    std::cerr << "\n";
-    return kUsage;
-  }
   return report.root ? kFindings : kOk;
 }
 

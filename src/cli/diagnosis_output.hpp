@@ -27,9 +27,17 @@ struct HtmlReportArgs {
 };
 void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args);
 
+// How diagnose shows incidents: every one in full (--incident all), or the one-line
+// summary per incident (-q, format "summary").
+struct DiagnosisView {
+  bool all_incidents = false;
+  bool summary = false;
+};
+
 // As above, and also the HTML page when asked for: attachments are analysed first (a
 // wrong --attach is a usage error, exit 2, before anything is written).
 int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const std::string& format,
-                    const std::string& output, const KnowledgeBase& kb, const HtmlReportArgs& html);
+                    const std::string& output, const KnowledgeBase& kb, const HtmlReportArgs& html,
+                    const DiagnosisView& view = {});
 
 }  // namespace npu_doctor::cli

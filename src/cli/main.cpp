@@ -18,6 +18,8 @@ void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_completion(CLI::App& app, GlobalOptions& g, int& exit_code);
 void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code);
+void setup_run(CLI::App& app, GlobalOptions& g, int& exit_code);
+void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code);
 }  // namespace npu_doctor::cli
 
 int main(int argc, char** argv) {
@@ -40,5 +42,7 @@ int main(int argc, char** argv) {
   setup_isolate(app, g, exit_code);
   setup_completion(app, g, exit_code);
   setup_bundle(app, g, exit_code);
+  setup_run(app, g, exit_code);
+  setup_watch(app, g, exit_code);
   return run_app(app, argc, argv, exit_code);
 }

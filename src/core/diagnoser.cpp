@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -55,9 +57,16 @@ Diagnoser::~Diagnoser() = default;
 
 namespace {
 
+// Findings of one stream, indexed by the report's input numbering.
+struct StreamFindings {
+  std::size_t input = 0;
+  std::vector<Finding> findings;
+};
+
 struct ItemResult {
   std::vector<InputReport> reports;
   FindingCollector collector;
+  std::vector<StreamFindings> kept;  // per stream, for an item that cannot be read twice
 };
 
 // Lines of a part of a file are numbered from here while it is scanned (the number of its
@@ -66,23 +75,24 @@ struct ItemResult {
 constexpr uint64_t kPartBase = uint64_t{1} << 48;
 
 // The finding that stands for the cluster culprit's error, added when the culprit is a
-// verdict no line states (a silent or missing rank).
-std::optional<std::size_t> cluster_root(DiagnosisReport& report) {
-  if (!report.cluster || !report.cluster->culprit || report.cluster->culprit->entry == nullptr) return std::nullopt;
-  const ClusterCulprit& c = *report.cluster->culprit;
+// verdict no line states (a silent or missing rank). `which`: the incident's inputs.
+std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const std::optional<ClusterDecision>& cluster,
+                                        const std::vector<InputReport>& inputs, const std::vector<std::size_t>& which) {
+  if (!cluster || !cluster->culprit || cluster->culprit->entry == nullptr) return std::nullopt;
+  const ClusterCulprit& c = *cluster->culprit;
   if (c.entry->matches_logs) {
-    for (std::size_t i = 0; i < report.findings.size(); ++i) {
-      const Finding& f = report.findings[i];
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+      const Finding& f = findings[i];
       if (f.entry == c.entry && (!f.entry->codes.empty() || f.code == c.code)) return i;
     }
     return std::nullopt;
   }
   Evidence ev;
-  ev.input = report.inputs.size();
+  ev.input = inputs.size();
   ev.path = "(rank " + std::to_string(c.rank) + ": no logs)";
   uint64_t latest = 0;
-  for (std::size_t i = 0; i < report.inputs.size(); ++i) {
-    const InputReport& in = report.inputs[i];
+  for (std::size_t i : which) {
+    const InputReport& in = inputs[i];
     if (!in.rank || *in.rank != c.rank) continue;
     const auto& t = in.timeline.last_time;
     const uint64_t when = t ? static_cast<uint64_t>(t->micros) : 1;
@@ -96,8 +106,25 @@ std::optional<std::size_t> cluster_root(DiagnosisReport& report) {
     }
   }
   ev.rank = c.rank;
-  report.findings.push_back(make_finding(*c.entry, std::move(ev)));
-  return report.findings.size() - 1;
+  findings.push_back(make_finding(*c.entry, std::move(ev)));
+  return findings.size() - 1;
+}
+
+// Contextual meanings, order, cross-rank verdict over `which` inputs only, root cause,
+// and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
+void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
+              std::optional<ClusterDecision>& cluster, const std::vector<InputReport>& inputs,
+              const std::vector<std::size_t>& which, const KnowledgeBase& kb, const ClusterOptions& options) {
+  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
+  for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
+  apply_context_meanings(findings, kb, kept);
+  // Presentation order: where each finding first occurs (input, then line).
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
+  });
+  cluster = analyze_cluster(inputs, which, kb, options);
+  root = choose_root_cause(findings, cluster_root(findings, cluster, inputs, which));
+  if (root) settle_relations(findings, *root, inputs, cluster, kb);
 }
 
 }  // namespace
@@ -149,6 +176,38 @@ void join_parts(std::vector<ItemResult>& parts, ItemResult& joined) {
   joined.reports.push_back(std::move(whole));
 }
 
+// Scans the items on `jobs` threads (`make_scan` gives each thread its scan function, with
+// its own scanner) and hands each result to `merge` in item order, as soon as the next one
+// is done: deterministic whatever the threads do, and only the items finished out of
+// order wait in memory.
+template <typename Result>
+void scan_in_order(std::size_t items, unsigned jobs,
+                   const std::function<std::function<Result(std::size_t)>()>& make_scan,
+                   const std::function<void(std::size_t, Result&&)>& merge) {
+  std::mutex mu;
+  std::map<std::size_t, Result> done;
+  std::size_t next_to_merge = 0;
+  std::atomic<std::size_t> next_item{0};
+  auto worker = [&] {
+    const auto scan_item = make_scan();
+    for (std::size_t i; (i = next_item.fetch_add(1)) < items;) {
+      Result result = scan_item(i);
+      std::lock_guard lock(mu);
+      done.emplace(i, std::move(result));
+      for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
+        merge(next_to_merge, std::move(it->second));
+        done.erase(it);
+        ++next_to_merge;
+      }
+    }
+  };
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, items)));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
 }  // namespace
 
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
@@ -178,6 +237,16 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     for (std::size_t k = 0; k < file->parts.size(); ++k) units.push_back({i, file, k});
   }
 
+  // Stdin and FIFOs cannot be read twice: for the incident split, their findings are kept
+  // per stream from this reading.
+  std::map<std::size_t, std::vector<StreamFindings>> unrepeatable;
+  auto keep_streams = [&](std::size_t i) {
+    std::error_code ec;
+    return options.split_incidents &&
+           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].path, ec));
+  };
+  std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
+
   // Units are scanned in parallel and merged strictly in input order, as soon as the next
   // input is complete, so results are deterministic and memory stays bounded.
   FindingCollector all(scan.max_evidence);
@@ -188,7 +257,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
       auto& parts = it->second;
       if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.has_value(); })) break;
-      ItemResult result{{}, FindingCollector(scan.max_evidence)};
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
       if (parts.size() == 1) {
         result = std::move(*parts.front());
       } else {
@@ -196,7 +265,18 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
         for (auto& p : parts) ready.push_back(std::move(*p));
         join_parts(ready, result);
       }
-      result.collector.offset_inputs(report.inputs.size());
+      const std::size_t base = report.inputs.size();
+      item_base[next_to_merge] = base;
+      result.collector.offset_inputs(base);
+      if (keep_streams(next_to_merge)) {
+        for (auto& k : result.kept) {
+          k.input += base;
+          for (auto& f : k.findings) {
+            for (auto& e : f.evidence) e.input += base;
+          }
+        }
+        unrepeatable[next_to_merge] = std::move(result.kept);
+      }
       all.merge(std::move(result.collector));
       for (auto& r : result.reports) report.inputs.push_back(std::move(r));
       done.erase(it);
@@ -204,16 +284,29 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     }
   };
 
+  // One report per item at least (archives add more): reserved, the vector does not
+  // double past what 100,000 inputs need.
+  report.inputs.reserve(inputs.items.size() + inputs.problems.size());
   std::atomic<std::size_t> next_unit{0};
   auto worker = [&] {
     Scanner scanner(*matcher_, scan, words_.get());
     for (std::size_t u; (u = next_unit.fetch_add(1)) < units.size();) {
       const Unit& unit = units[u];
-      ItemResult result{{}, FindingCollector(scan.max_evidence)};
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
       if (!unit.file) {
+        const bool keep = keep_streams(unit.item);
         visit_streams(
             inputs.items[unit.item],
-            [&](ByteStream& stream, InputReport& r) { scanner.scan(stream, result.reports.size(), r, result.collector); },
+            [&](ByteStream& stream, InputReport& r) {
+              if (!keep) {
+                scanner.scan(stream, result.reports.size(), r, result.collector);
+                return;
+              }
+              FindingCollector one(scan.max_evidence);
+              scanner.scan(stream, result.reports.size(), r, one);
+              result.kept.push_back({result.reports.size(), one.findings()});
+              result.collector.merge(std::move(one));
+            },
             result.reports);
       } else {
         const FilePart range = unit.file->parts[unit.part];
@@ -241,23 +334,100 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   worker();
   for (auto& t : threads) t.join();
 
+  const std::size_t streams = report.inputs.size();
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
   report.findings = all.take();
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
-  conclude_diagnosis(report, kb_, options.cluster);
+  if (!options.split_incidents) {
+    conclude_diagnosis(report, kb_, options.cluster);
+    return report;
+  }
+  std::vector<Incident> split = split_incidents(report.inputs, options.incidents);
+  if (split.size() <= 1) {
+    conclude_diagnosis(report, kb_, options.cluster);
+    IncidentReport one;
+    if (!split.empty()) one.incident = std::move(split.front());
+    one.findings = report.findings;
+    one.root = report.root;
+    one.cluster = report.cluster;
+    if (!one.incident.inputs.empty()) report.incidents.push_back(std::move(one));
+    return report;
+  }
+
+  // Pass 2, only when the inputs hold several runs: each incident's findings of its own
+  // inputs (memory stays one collector per incident, not one per input).
+  std::vector<std::size_t> incident_of(streams, split.size() - 1);
+  for (std::size_t k = 0; k < split.size(); ++k) {
+    for (std::size_t i : split[k].inputs) {
+      if (i < streams) incident_of[i] = k;
+    }
+  }
+  std::vector<FindingCollector> per_incident(split.size(), FindingCollector(scan.max_evidence));
+  scan_in_order<std::vector<StreamFindings>>(
+      inputs.items.size(), jobs,
+      [&] {
+        return [&, scanner = std::make_shared<Scanner>(*matcher_, scan)](std::size_t i) {
+          std::vector<StreamFindings> out;
+          if (unrepeatable.count(i)) return out;
+          std::vector<InputReport> reports;
+          visit_streams(
+              inputs.items[i],
+              [&](ByteStream& stream, InputReport& r) {
+                const std::size_t index = item_base[i] + reports.size();
+                FindingCollector c(scan.max_evidence);
+                scanner->scan(stream, index, r, c);
+                out.push_back({index, c.take()});
+              },
+              reports);
+          return out;
+        };
+      },
+      [&](std::size_t i, std::vector<StreamFindings>&& found) {
+        if (auto it = unrepeatable.find(i); it != unrepeatable.end()) found = std::move(it->second);
+        for (auto& s : found) {
+          // A file that changed since the first pass may have more streams: the latest run.
+          const std::size_t k = s.input < streams ? incident_of[s.input] : split.size() - 1;
+          per_incident[k].merge(std::move(s.findings));
+        }
+      });
+
+  for (std::size_t k = 0; k < split.size(); ++k) {
+    IncidentReport ir;
+    ir.number = k + 1;
+    ir.incident = std::move(split[k]);
+    ir.findings = per_incident[k].take();
+    conclude_incident(ir, report.inputs, kb_, options.cluster);
+    report.incidents.push_back(std::move(ir));
+  }
+  std::size_t shown = report.incidents.size() - 1;
+  for (std::size_t k = report.incidents.size(); k-- > 0;) {
+    if (report.incidents[k].root) {
+      shown = k;
+      break;
+    }
+  }
+  show_incident(report, shown);
   return report;
 }
 
+void show_incident(DiagnosisReport& report, std::size_t index) {
+  if (index >= report.incidents.size()) return;
+  const IncidentReport& ir = report.incidents[index];
+  report.shown = index;
+  report.findings = ir.findings;
+  report.root = ir.root;
+  report.cluster = ir.cluster;
+}
+
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
-  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
-  for (const auto& f : report.findings) kept = std::max(kept, f.evidence.size());
-  apply_context_meanings(report.findings, kb, kept);
-  // Presentation order: where each finding first occurs (input, then line).
-  std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
-    return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
-  });
-  report.cluster = analyze_cluster(report.inputs, kb, cluster);
-  report.root = choose_root_cause(report.findings, cluster_root(report));
+  std::vector<std::size_t> all(report.inputs.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  conclude(report.findings, report.root, report.cluster, report.inputs, all, kb, cluster);
+}
+
+void conclude_incident(IncidentReport& incident, const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+                       const ClusterOptions& cluster) {
+  conclude(incident.findings, incident.root, incident.cluster, inputs, incident.incident.inputs, kb, cluster);
 }
 
 }  // namespace npu_doctor

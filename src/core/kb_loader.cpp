@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -652,9 +654,10 @@ void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::s
     problems.push_back({p.string(), 0, "larger than 64 MiB: not a knowledge-base file", true});
     return;
   }
+  errno = 0;
   std::ifstream in(p, std::ios::binary);
   if (!in) {
-    problems.push_back({p.string(), 0, "cannot read knowledge-base file", true});
+    problems.push_back({p.string(), 0, std::string("cannot read knowledge-base file: ") + std::strerror(errno ? errno : EIO), true});
     return;
   }
   std::ostringstream ss;

@@ -84,6 +84,7 @@ std::optional<RegexMatch> Regex::search(std::string_view subject, std::size_t st
   RegexMatch m;
   m.begin = ov[0];
   m.end = ov[1];
+  m.start = std::min<std::size_t>(pcre2_get_startchar(md), m.begin);
   for (std::size_t i = 0; i < names_->list.size(); ++i) {
     const auto n = static_cast<std::size_t>(names_->numbers[i]);
     if (n >= static_cast<std::size_t>(rc) || ov[2 * n] == PCRE2_UNSET) continue;

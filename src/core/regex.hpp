@@ -14,6 +14,9 @@ namespace npu_doctor {
 struct RegexMatch {
   std::size_t begin = 0;
   std::size_t end = 0;
+  // Where the match started, before any \K (equal to `begin` without one): the context
+  // a redaction keeps but must see again when a stream is cut.
+  std::size_t start = 0;
   // Named groups that took part in the match, in pattern order.
   std::vector<std::pair<std::string, std::string>> named;
 

@@ -2,7 +2,9 @@
 // libmpi would cost every `explain` milliseconds), so under mpirun it execs npu-doctor-mpi.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -50,7 +52,7 @@ std::unique_ptr<NodeTransport> make_node_transport(std::string& error) {
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     execv(mpi.c_str(), argv.data());  // returns only on failure
-    error = "cannot start " + mpi.string() + " under mpirun";
+    error = "cannot start " + mpi.string() + " under mpirun: " + std::strerror(errno);
     return nullptr;
   }
   error = "started by mpirun with " + std::to_string(launcher_world_size()) +

@@ -77,6 +77,9 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
   FindingCollector all(std::max<std::size_t>(1, options.max_evidence));
   std::vector<Finding> environment;  // not tied to a log input: appended after the log findings
   const Entry* unscanned = kb.find_id("cluster.node-unscanned");
+  std::size_t inputs = 0;
+  for (const auto& n : nodes) inputs += n.inputs.size();
+  report.inputs.reserve(inputs);  // 100,000 inputs: no doubling past them
   for (auto& n : nodes) {
     if (!n.kb_version.empty() && n.kb_version != report.kb_version) {
       report.warnings.push_back(node_name(n) + " used knowledge base " + n.kb_version + ", this one is " +
@@ -87,6 +90,7 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
       if (in.host.empty()) in.host = n.host;
       report.inputs.push_back(std::move(in));
     }
+    std::vector<InputReport>().swap(n.inputs);  // moved from: free them now
     for (auto& f : n.findings) {
       for (auto& e : f.evidence) e.input += offset;
     }

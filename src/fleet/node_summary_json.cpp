@@ -2,8 +2,13 @@
 // machine, maybe another version) and never throws: every problem becomes `error`.
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <istream>
+#include <sstream>
+
 #include "json_number.hpp"
 #include "npu_doctor/node_summary.hpp"
+#include "render/json_stream.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -51,14 +56,6 @@ json finding_json(const Finding& f) {
             {"only_on_low_level_lines", f.only_on_low_level_lines},
             {"evidence", std::move(ev)}};
   if (f.words) j["words"] = {{"probability", f.words->probability}, {"threshold", f.words->root_threshold}};
-  return j;
-}
-
-json findings_json(const std::vector<Finding>& findings) {
-  json j = json::array();
-  for (const auto& f : findings) {
-    if (f.entry != nullptr && !f.evidence.empty()) j.push_back(finding_json(f));
-  }
   return j;
 }
 
@@ -266,29 +263,84 @@ std::string_view to_string(NodeSummary::Status s) {
   return "failed";
 }
 
-std::string node_summary_json(const NodeSummary& s) {
-  json inputs = json::array();
-  for (const auto& in : s.inputs) inputs.push_back(input_json(in));
+// Streamed (render_detail::JsonStreamWriter, compact): one input or finding is a DOM at a
+// time. Keys in alphabetical order, the bytes nlohmann::json's dump(-1) of the whole gives.
+void write_node_summary_json(const NodeSummary& s, std::ostream& out) {
+  render_detail::JsonStreamWriter w(out, -1);
+  auto findings = [&](const char* key, const std::vector<Finding>& list) {
+    w.begin_array(key);
+    for (const auto& f : list) {
+      if (f.entry != nullptr && !f.evidence.empty()) w.element(finding_json(f));
+    }
+    w.end_array();
+  };
+  w.begin_object();
+  findings("check_findings", s.check_findings);
   json facts = json::object();
   for (const auto& [k, v] : s.facts) facts[k] = v;
-  const json j = {{"schema", kSchema},
-                  {"host", s.host},
-                  {"node", s.node},
-                  {"status", std::string(to_string(s.status))},
-                  {"note", s.note},
-                  {"seconds", s.seconds},
-                  {"kb_version", s.kb_version},
-                  {"facts", std::move(facts)},
-                  {"inputs", std::move(inputs)},
-                  {"findings", findings_json(s.findings)},
-                  {"check_findings", findings_json(s.check_findings)}};
-  // Replace, not throw, on invalid UTF-8: evidence is already sanitised, paths may not be.
-  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  w.member("facts", facts);
+  findings("findings", s.findings);
+  w.member("host", json(s.host));
+  w.begin_array("inputs");
+  for (const auto& in : s.inputs) w.element(input_json(in));
+  w.end_array();
+  w.member("kb_version", json(s.kb_version));
+  w.member("node", json(s.node));
+  w.member("note", json(s.note));
+  w.member("schema", json(kSchema));
+  w.member("seconds", json(s.seconds));
+  w.member("status", json(std::string(to_string(s.status))));
+  w.end_object();
+  out << "\n";
 }
 
-bool parse_node_summary(std::string_view text, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
-                        std::vector<std::string>& warnings) {
-  const json j = json::parse(text.begin(), text.end(), nullptr, false);
+std::string node_summary_json(const NodeSummary& s) {
+  std::ostringstream out;
+  write_node_summary_json(s, out);
+  return std::move(out).str();
+}
+
+namespace {
+
+// `parse(callback)` parses the text with nlohmann's callback parser (never throwing).
+bool parse_summary(const std::function<json(const json::parser_callback_t&)>& parse, const KnowledgeBase& kb,
+                   NodeSummary& out, std::string& error, std::vector<std::string>& warnings) {
+  // Inputs and findings are converted as each is parsed and then dropped from the DOM, so
+  // a summary of 100,000 inputs is never whole as a DOM (that took 346 MB).
+  NodeSummary s;
+  std::string problem;           // the first malformed element
+  std::string key;               // the top-level key being read
+  std::string array;             // the top-level array being read, if any
+  auto convert = [&](json& element) {
+    try {
+      if (array == "inputs") {
+        s.inputs.push_back(read_input(object(element, "an input"), kb, warnings));
+      } else {
+        json one = json::object();
+        one["list"] = json::array({std::move(element)});
+        auto read = read_findings(one, "list", kb, warnings);
+        auto& to = array == "findings" ? s.findings : s.check_findings;
+        for (auto& f : read) to.push_back(std::move(f));
+      }
+    } catch (const std::exception& e) {
+      if (problem.empty()) problem = e.what();
+    }
+  };
+  const json::parser_callback_t on_element = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key) key = parsed.get<std::string>();
+    if (depth == 1 && event == json::parse_event_t::array_start) {
+      array = key == "inputs" || key == "findings" || key == "check_findings" ? key : std::string();
+    }
+    if (depth == 1 && event == json::parse_event_t::array_end) array.clear();
+    const bool element_done = event == json::parse_event_t::object_end || event == json::parse_event_t::array_end ||
+                              event == json::parse_event_t::value;
+    if (depth == 2 && !array.empty() && element_done) {
+      convert(parsed);
+      return false;  // converted: not kept in the DOM
+    }
+    return true;
+  };
+  const json j = parse(on_element);
   if (j.is_discarded()) {
     error = "not JSON";
     return false;
@@ -298,7 +350,8 @@ bool parse_node_summary(std::string_view text, const KnowledgeBase& kb, NodeSumm
     return false;
   }
   try {
-    NodeSummary s;
+    if (!problem.empty()) throw std::invalid_argument(problem);
+    for (const char* k : {"inputs", "findings", "check_findings"}) array_at(j, k);  // present: arrays or null
     s.host = str(j, "host");
     s.node = num<int>(j, "node");
     const std::string status = str(j, "status");
@@ -313,9 +366,6 @@ bool parse_node_summary(std::string_view text, const KnowledgeBase& kb, NodeSumm
       object(*it, "\"facts\"");
       for (const auto& [k, v] : it->items()) s.facts[k] = v.get<std::string>();
     }
-    for (const auto& in : array_at(j, "inputs")) s.inputs.push_back(read_input(object(in, "an input"), kb, warnings));
-    s.findings = read_findings(j, "findings", kb, warnings);
-    s.check_findings = read_findings(j, "check_findings", kb, warnings);
     for (const auto& f : s.findings) {
       for (const auto& e : f.evidence) {
         if (e.input >= s.inputs.size()) throw std::out_of_range("evidence names input " + std::to_string(e.input) +
@@ -328,6 +378,20 @@ bool parse_node_summary(std::string_view text, const KnowledgeBase& kb, NodeSumm
     error = std::string("malformed node summary: ") + e.what();
     return false;
   }
+}
+
+}  // namespace
+
+bool parse_node_summary(std::string_view text, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
+                        std::vector<std::string>& warnings) {
+  return parse_summary([&](const json::parser_callback_t& cb) { return json::parse(text.begin(), text.end(), cb, false); },
+                       kb, out, error, warnings);
+}
+
+bool parse_node_summary(std::istream& in, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
+                        std::vector<std::string>& warnings) {
+  return parse_summary([&](const json::parser_callback_t& cb) { return json::parse(in, cb, false); }, kb, out, error,
+                       warnings);
 }
 
 }  // namespace npu_doctor

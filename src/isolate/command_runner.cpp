@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -90,9 +92,14 @@ Runner make_command_runner(CommandRunnerOptions options) {
     std::string devs = device_list(devices);
     for (auto& c : devs) c = c == ',' ? '_' : c;
     const std::string path = dir + "/" + name + devs + ".log";
-    {
-      std::ofstream f(path, std::ios::binary);
-      f << "# " << "ASCEND_RT_VISIBLE_DEVICES=" << device_list(devices) << "  " << o.describe << "\n" << combined;
+    errno = 0;
+    std::ofstream saved(path, std::ios::binary);
+    saved << "# " << "ASCEND_RT_VISIBLE_DEVICES=" << device_list(devices) << "  " << o.describe << "\n" << combined;
+    saved.close();
+    if (!saved) {
+      // The run's verdict stands; say why its output is not where the user will look.
+      o.describe += " (its output could not be saved to " + path + ": " + std::strerror(errno ? errno : EIO) + ")";
+      return o;
     }
     if (!options.log_dir.empty()) o.log_path = path;
     if (!o.passed && options.diagnoser != nullptr) {

@@ -4,7 +4,9 @@
 // sample recognised, every namespace reachable, the gate proven to pass every sample) and
 // writes the snapshot that is embedded into npu-doctor. A broken knowledge base therefore
 // fails the build, with file:line messages; the patterns the gate does not cover are named.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,7 +28,7 @@ std::string read_all(const std::string& path) {
 }
 
 // Chooses the gate, plans every pattern against it and prints what stays outside it.
-nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, std::size_t gate_size) {
+nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, nd::GateOptions options) {
   struct Owner {
     std::string id;
     nd::SourceRef where;
@@ -49,10 +51,8 @@ nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, std::s
   for (const auto& e : kb.entries()) {
     if (e.origin == nd::Origin::source && !e.format.empty()) error_text += e.format + "\n";
   }
-  nd::GateOptions options;
   options.background = background;
   options.error_text = error_text;
-  if (gate_size > 0) options.max_literals = gate_size;
   const nd::GateChoice choice = nd::choose_gate(patterns, options);
 
   std::cerr << "npu-doctor-kbc: scan gate: " << choice.gate.literals.size() << " literals";
@@ -83,17 +83,22 @@ nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, std::s
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: npu-doctor-kbc OUTPUT [--background FILE]... [--gate-size N] FILE.yaml...\n";
+    std::cerr << "usage: npu-doctor-kbc OUTPUT [--background FILE]... [--gate-size N] [--gate-min-gain N]\n"
+                 "                        [--gate-min-families N] FILE.yaml...\n";
     return 2;
   }
   nd::KbLoadOptions opts;
   opts.embedded = false;
   std::string background;
-  std::size_t gate_size = 0;  // 0: the default budget (scan_plan.hpp)
+  nd::GateOptions gate;  // defaults: scan_plan.hpp; the flags are for measuring other choices
   for (int i = 2; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--gate-size" && i + 1 < argc) {
-      gate_size = static_cast<std::size_t>(std::stoul(argv[++i]));
+      gate.max_literals = static_cast<std::size_t>(std::stoul(argv[++i]));
+    } else if (a == "--gate-min-gain" && i + 1 < argc) {
+      gate.min_gain = static_cast<std::size_t>(std::stoul(argv[++i]));
+    } else if (a == "--gate-min-families" && i + 1 < argc) {
+      gate.min_families = static_cast<std::size_t>(std::stoul(argv[++i]));
     } else if (a == "--background" && i + 1 < argc) {
       background += read_all(argv[++i]);
       background += '\n';
@@ -102,7 +107,7 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<nd::KbProblem> problems;
-  nd::KnowledgeBase kb = plan(nd::load_knowledge_base(opts, problems), background, gate_size);
+  nd::KnowledgeBase kb = plan(nd::load_knowledge_base(opts, problems), background, gate);
   auto lint = nd::lint_knowledge_base(kb);
   problems.insert(problems.end(), lint.begin(), lint.end());
   int errors = 0;
@@ -117,15 +122,16 @@ int main(int argc, char** argv) {
   const std::string out = argv[1];
   const std::string tmp = out + ".tmp";
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f << nd::write_kb_snapshot(kb);
     if (!f) {
-      std::cerr << "npu-doctor-kbc: cannot write " << tmp << "\n";
+      std::cerr << "npu-doctor-kbc: cannot write " << tmp << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return 1;
     }
   }
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::cerr << "npu-doctor-kbc: cannot write " << out << "\n";
+    std::cerr << "npu-doctor-kbc: cannot write " << out << ": " << std::strerror(errno) << "\n";
     return 1;
   }
   return 0;

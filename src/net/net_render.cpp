@@ -13,7 +13,7 @@ using hccl::fixed;
 using hccl::pad;
 using hccl::Word;
 using hccl::word;
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;  // not `json`: a unity build may share this file with one using nlohmann::json
 
 std::string rate_cell(const Throughput& t, Lang lang) {
   if (t.measured) return format_rate(t.bits_per_second);
@@ -36,22 +36,22 @@ void link_rows(const std::vector<LinkResult>& links, const hccl::TextStyle& st, 
   }
 }
 
-json throughput(const Throughput& t) {
+ojson throughput(const Throughput& t) {
   return {{"measured", t.measured},
           {"bytes", t.bytes},
           {"seconds", t.seconds},
-          {"bits_per_second", t.measured ? json(t.bits_per_second) : json(nullptr)},
-          {"error", t.error.empty() ? json(nullptr) : json(t.error)}};
+          {"bits_per_second", t.measured ? ojson(t.bits_per_second) : ojson(nullptr)},
+          {"error", t.error.empty() ? ojson(nullptr) : ojson(t.error)}};
 }
 
-json link_json(const LinkResult& l) {
-  json j = {{"from", l.from.empty() ? json(nullptr) : json(l.from)},
+ojson link_json(const LinkResult& l) {
+  ojson j = {{"from", l.from.empty() ? ojson(nullptr) : ojson(l.from)},
             {"to", l.to},
-            {"address", l.address.empty() ? json(nullptr) : json(l.address)},
-            {"peer_name", l.peer_name.empty() ? json(nullptr) : json(l.peer_name)},
+            {"address", l.address.empty() ? ojson(nullptr) : ojson(l.address)},
+            {"peer_name", l.peer_name.empty() ? ojson(nullptr) : ojson(l.peer_name)},
             {"status", to_string(l.status)},
-            {"error", l.error.empty() ? json(nullptr) : json(l.error)},
-            {"connect_ms", l.connect_ms >= 0 ? json(l.connect_ms) : json(nullptr)}};
+            {"error", l.error.empty() ? ojson(nullptr) : ojson(l.error)},
+            {"connect_ms", l.connect_ms >= 0 ? ojson(l.connect_ms) : ojson(nullptr)}};
   if (l.rtt) {
     j["rtt"] = {{"sent", l.rtt->sent},     {"answered", l.rtt->answered}, {"min_ms", l.rtt->min_ms},
                 {"p50_ms", l.rtt->p50_ms}, {"p90_ms", l.rtt->p90_ms},     {"p99_ms", l.rtt->p99_ms},
@@ -88,27 +88,27 @@ void render_net_text(const NetReport& r, const RenderOptions& o, std::ostream& o
 }
 
 void render_net_json(const NetReport& r, const RenderOptions& o, std::ostream& out) {
-  json doc = hccl::report_head("npu-doctor/net-test/v1", r.kb_version, o.lang);
+  ojson doc = hccl::report_head("npu-doctor/net-test/v1", r.kb_version, o.lang);
   doc["mode"] = r.mode;
   doc["options"] = {{"pings", r.link_options.pings},
                     {"duration_ms", r.link_options.duration.count()},
                     {"connect_timeout_ms", r.link_options.connect_timeout.count()},
                     {"answer_timeout_ms", r.link_options.answer_timeout.count()},
-                    {"expect_bits_per_second", r.analysis.expect_bps ? json(*r.analysis.expect_bps) : json(nullptr)},
-                    {"max_rtt_ms", r.analysis.max_rtt_ms ? json(*r.analysis.max_rtt_ms) : json(nullptr)},
+                    {"expect_bits_per_second", r.analysis.expect_bps ? ojson(*r.analysis.expect_bps) : ojson(nullptr)},
+                    {"max_rtt_ms", r.analysis.max_rtt_ms ? ojson(*r.analysis.max_rtt_ms) : ojson(nullptr)},
                     {"min_ratio", r.analysis.min_ratio}};
-  json hosts = json::array();
+  ojson hosts = ojson::array();
   for (const auto& h : r.hosts) hosts.push_back(h.text());
   doc["hosts"] = hosts;
-  json control = json::array();
+  ojson control = ojson::array();
   for (const auto& l : r.control) control.push_back(link_json(l));
   doc["control"] = control;
-  json links = json::array();
+  ojson links = ojson::array();
   for (const auto& l : r.links) links.push_back(link_json(l));
   doc["links"] = links;
-  doc["reference"] = {{"bits_per_second", r.reference_bps ? json(*r.reference_bps) : json(nullptr)},
-                      {"source", r.reference_source.empty() ? json(nullptr) : json(r.reference_source)},
-                      {"rtt_p50_ms", r.reference_rtt_ms ? json(*r.reference_rtt_ms) : json(nullptr)}};
+  doc["reference"] = {{"bits_per_second", r.reference_bps ? ojson(*r.reference_bps) : ojson(nullptr)},
+                      {"source", r.reference_source.empty() ? ojson(nullptr) : ojson(r.reference_source)},
+                      {"rtt_p50_ms", r.reference_rtt_ms ? ojson(*r.reference_rtt_ms) : ojson(nullptr)}};
   doc["bad_hosts"] = r.bad_hosts;
   doc["findings"] = hccl::findings_json(r.findings, o.lang);
   doc["summary"] = hccl::summary_json(r.findings);

@@ -2,8 +2,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
-#include <set>
 
 #include "npu_doctor/render.hpp"
 #include "npu_doctor/version.hpp"
@@ -11,25 +9,6 @@
 
 namespace npu_doctor {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
 
 std::string ranges_text(const Entry& e) {
   std::string s;
@@ -55,45 +34,6 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 
 }  // namespace
 
-ExplainResult explain_query(const KnowledgeBase& kb, const std::string& query) {
-  ExplainResult r;
-  r.query = query;
-  std::set<const Entry*> seen;
-  auto add = [&](const Entry* e, Specificity s) {
-    if (seen.insert(e).second) r.matches.push_back({e, s});
-  };
-  if (const Entry* e = kb.find_id(query)) add(e, Specificity::message);
-  for (const auto& m : kb.lookup_code(query)) {
-    if (m.specificity == Specificity::exact_code) add(m.entry, m.specificity);
-  }
-  const std::string q = lower(query);
-  for (const auto& e : kb.entries()) {
-    if (!e.name.empty() && lower(e.name) == q) add(&e, Specificity::exact_code);
-  }
-  for (const auto& m : kb.lookup_code(query)) add(m.entry, m.specificity);
-  if (!r.matches.empty()) return r;
-
-  // Nothing: suggest ids, codes and names within a small edit distance, or containing the query.
-  std::vector<std::pair<std::size_t, std::string>> near;
-  auto consider = [&](const std::string& candidate) {
-    const std::string c = lower(candidate);
-    const std::size_t d = edit_distance(q, c);
-    if (d <= std::max<std::size_t>(1, q.size() / 4)) near.emplace_back(d, candidate);
-    else if (q.size() >= 3 && c.find(q) != std::string::npos) near.emplace_back(10 + c.size() - q.size(), candidate);
-  };
-  for (const auto& e : kb.entries()) {
-    consider(e.id);
-    for (const auto& c : e.codes) consider(c);
-    if (!e.name.empty()) consider(e.name);
-  }
-  std::sort(near.begin(), near.end());
-  for (const auto& [d, s] : near) {
-    if (std::find(r.suggestions.begin(), r.suggestions.end(), s) == r.suggestions.end()) r.suggestions.push_back(s);
-    if (r.suggestions.size() == 8) break;
-  }
-  return r;
-}
-
 void render_explain_text(const ExplainResult& result, const RenderOptions& o, std::ostream& out) {
   const Lang lang = o.lang;
   auto bold = [&](const std::string& s) { return o.color ? "\x1b[1m" + s + "\x1b[0m" : s; };
@@ -102,8 +42,10 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     if (!result.suggestions.empty()) out << "Did you mean: " << join(result.suggestions, ", ") << "?\n";
     return;
   }
-  const bool has_exact = std::any_of(result.matches.begin(), result.matches.end(),
-                                     [](const CodeResolution& m) { return m.specificity != Specificity::code_family; });
+  if (!result.read_as.empty()) out << "'" << result.query << "' reads as " << join(result.read_as, ", ") << "\n\n";
+  if (!result.suggestions.empty()) {
+    out << "'" << result.query << "' has no entry of its own. Did you mean: " << join(result.suggestions, ", ") << "?\n\n";
+  }
   bool first = true;
   for (const auto& m : result.matches) {
     const Entry& e = *m.entry;
@@ -111,8 +53,7 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     first = false;
     out << bold(e.id + " — " + e.title.get(lang)) << (e.name.empty() ? "" : "  (" + e.name + ")") << "\n";
     if (m.specificity == Specificity::code_family) {
-      out << (has_exact ? "  note        '" + result.query + "' also falls in this code family (used only for codes without an entry)\n"
-                        : "  note        '" + result.query + "' has no entry of its own; this is its code family (fallback)\n");
+      out << "  note        '" + result.query + "' has no entry of its own; this is its code family (fallback)\n";
     }
     if (!e.codes.empty()) out << "  code        " << join(e.codes, ", ") << " (" << e.code_namespace << ")\n";
     if (!e.ranges.empty() || !e.prefixes.empty()) {
@@ -141,8 +82,17 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     for (const auto& ref : e.references) out << "  " << ui::get(ui::Text::references, lang) << "  " << ref << "\n";
     out << "  defined in  " << e.source.file << ":" << e.source.line << (e.user_defined ? " (user)" : "") << "\n";
   }
+  if (!result.families.empty()) {
+    // Only named: their causes and remedies are for codes without an entry of their own.
+    out << "\ncode family (its remedies apply only to codes without an entry of their own)\n";
+    for (const auto& m : result.families) {
+      const Entry& e = *m.entry;
+      out << "  " << e.id << " — " << e.title.get(lang);
+      if (!e.ranges.empty() || !e.prefixes.empty()) out << "  (" << ranges_text(e) << ")";
+      out << "\n";
+    }
+  }
 }
-
 void render_explain_json(const ExplainResult& result, const RenderOptions& o, std::ostream& out) {
   nlohmann::ordered_json doc;
   doc["schema"] = "npu-doctor/explain/v1";
@@ -182,6 +132,16 @@ void render_explain_json(const ExplainResult& result, const RenderOptions& o, st
     entries.push_back(j);
   }
   doc["entries"] = entries;
+  nlohmann::ordered_json families = nlohmann::ordered_json::array();
+  for (const auto& m : result.families) {
+    const Entry& e = *m.entry;
+    nlohmann::ordered_json ranges = nlohmann::ordered_json::array();
+    for (const auto& r : e.ranges) ranges.push_back({r.lo, r.hi});
+    families.push_back({{"id", e.id}, {"title", e.title.get(o.lang)}, {"namespace", e.code_namespace},
+                        {"ranges", ranges}, {"prefixes", e.prefixes}});
+  }
+  doc["families"] = families;
+  doc["read_as"] = result.read_as;
   doc["suggestions"] = result.suggestions;
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }

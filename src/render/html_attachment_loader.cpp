@@ -1,5 +1,7 @@
 #include "html_attachment_loader.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -27,10 +29,11 @@ bool load_check(const std::string& path, CheckView& out, std::ostream& err) {
         << "\n";
     return false;
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (!in || !(text << in.rdbuf())) {
-    err << "npu-doctor: --attach check=" << path << ": cannot read it\n";
+    err << "npu-doctor: --attach check=" << path << ": cannot read it: " << std::strerror(errno ? errno : EIO) << "\n";
     return false;
   }
   std::string error;

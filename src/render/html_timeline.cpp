@@ -107,8 +107,9 @@ std::vector<Row> rank_rows(const DiagnosisReport& r, const Legend& legend, Range
   }
   const auto usable = [dated](const std::optional<Timestamp>& t) { return t && (t->has_year || !dated); };
   std::map<int, Row> rows;
-  for (const auto& in : r.inputs) {
-    if (!in.rank) continue;
+  for (std::size_t index = 0; index < r.inputs.size(); ++index) {
+    const InputReport& in = r.inputs[index];
+    if (!in.rank || !render_detail::in_shown_incident(r, index)) continue;  // the incident shown only
     Row& row = rows[*in.rank];
     row.rank = *in.rank;
     if (row.host.empty()) row.host = in.host;

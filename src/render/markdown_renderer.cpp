@@ -1,6 +1,8 @@
 // Markdown for pasting into a bug report: the same content as the text report.
+#include "incident_text.hpp"
 #include "npu_doctor/render.hpp"
 #include "report_text.hpp"
+#include "root_cause_reason.hpp"
 #include "ui_text.hpp"
 
 namespace npu_doctor {
@@ -18,46 +20,82 @@ void code_block(const Evidence& e, std::ostream& out) {
   out << "```\n";
 }
 
-}  // namespace
+std::string cell(std::string s) {
+  for (auto& c : s) {
+    if (c == '|') c = '/';
+  }
+  return s;
+}
 
-void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o, std::ostream& out) {
+void incident_body(const std::vector<Finding>& findings, const std::optional<RootCauseDecision>& root,
+                   const std::optional<ClusterDecision>& cluster, const RenderOptions& o, std::ostream& out) {
   const Lang lang = o.lang;
-  out << "## npu-doctor diagnosis\n\n";
-  if (const Finding* f = r.root_finding()) {
-    const Entry& e = *f->entry;
-    out << "### " << ui::get(Text::root_cause, lang) << ": " << finding_title(*f, lang) << "\n\n";
+  if (root) {
+    const Finding& f = findings[root->finding];
+    const Entry& e = *f.entry;
+    out << "### " << ui::get(Text::root_cause, lang) << ": " << finding_title(f, lang) << "\n\n";
     out << "- **" << ui::get(Text::category, lang) << "**: `" << to_string(e.category) << "`";
-    if (!f->code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f->code << "`";
+    if (!f.code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f.code << "`";
     out << " · rule `" << e.id << "`\n";
-    out << "- **" << ui::get(Text::why, lang) << "**: " << root_cause_reason(r, lang) << "\n";
+    out << "- **" << ui::get(Text::why, lang) << "**: "
+        << render_detail::reason_text(findings, root, cluster, lang, nullptr) << "\n";
     out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
-    out << "**" << ui::get(Text::evidence, lang) << "** (`" << location(f->first()) << "`):\n\n";
-    code_block(f->first(), out);
+    out << "**" << ui::get(Text::evidence, lang) << "** (`" << location(f.first()) << "`):\n\n";
+    code_block(f.first(), out);
     out << "\n**" << ui::get(Text::remedies, lang) << "**:\n\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   } else {
-    out << (r.findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
+    out << (findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
   }
-  if (r.cluster) {
-    const auto& c = *r.cluster;
+  if (cluster) {
+    const auto& c = *cluster;
     out << "\n### Cluster (" << c.ranks << " ranks)\n\n";
     if (c.culprit) out << "- **culprit**: rank " << c.culprit->rank << (c.culprit->host.empty() ? "" : " (" + c.culprit->host + ")") << "\n";
     out << "- **confidence**: " << c.confidence << "\n- " << cluster_reason(c, lang) << "\n";
   }
   bool header = false;
-  for (std::size_t i : render_detail::presentation_order(r)) {
-    if (r.root && i == r.root->finding) continue;
-    const Finding& f = r.findings[i];
+  for (std::size_t i : render_detail::presentation_order(findings, root)) {
+    if (root && i == root->finding) continue;
+    const Finding& f = findings[i];
     if (!header) {
-      out << "\n### " << ui::get(Text::other_findings, lang) << "\n\n| category | role | finding | where | count |\n|---|---|---|---|---|\n";
+      out << "\n### " << ui::get(Text::other_findings, lang)
+          << "\n\n| category | relation | role | finding | where | count |\n|---|---|---|---|---|---|\n";
       header = true;
     }
-    std::string label = short_label(f, lang);
-    for (auto& c : label) {
-      if (c == '|') c = '/';
+    out << "| " << to_string(f.entry->category) << " | " << to_string(render_detail::relation_of(root, i)) << " | "
+        << to_string(f.effective_role) << " | " << cell(short_label(f, lang)) << " | `" << location(f.first()) << "` | "
+        << f.count << " |\n";
+  }
+}
+
+}  // namespace
+
+void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o, std::ostream& out) {
+  const Lang lang = o.lang;
+  out << "## npu-doctor diagnosis\n\n";
+  if (r.incidents.size() > 1 && o.all_incidents) {
+    for (std::size_t k = 0; k < r.incidents.size(); ++k) {
+      const IncidentReport& ir = r.incidents[k];
+      out << (k ? "\n" : "") << "## " << render_detail::incident_heading(r, k, lang) << "\n\n";
+      incident_body(ir.findings, ir.root, ir.cluster, o, out);
     }
-    out << "| " << to_string(f.entry->category) << " | " << to_string(f.effective_role) << " | " << label << " | `"
-        << location(f.first()) << "` | " << f.count << " |\n";
+  } else {
+    if (r.incidents.size() > 1) out << "**" << render_detail::incident_heading(r, r.shown, lang) << "**\n\n";
+    incident_body(r.findings, r.root, r.cluster, o, out);
+    if (r.incidents.size() > 1) {
+      out << "\n### " << ui::get(Text::other_incidents, lang) << "\n\n| # | " << ui::get(Text::time, lang) << " | "
+          << ui::get(Text::inputs_word, lang) << " | " << ui::get(Text::root_cause_lower, lang) << " |\n|---|---|---|---|\n";
+      for (std::size_t k = 0; k < r.incidents.size(); ++k) {
+        if (k == r.shown) continue;
+        const IncidentReport& ir = r.incidents[k];
+        const Finding* f = ir.root_finding();
+        out << "| " << ir.number << " | " << render_detail::incident_time_range(ir.incident, lang, false) << " | "
+            << ir.incident.inputs.size() << " | "
+            << cell(f ? std::string(to_string(f->entry->category)) + ": " + short_label(*f, lang)
+                      : std::string(ui::get(Text::no_error_finding, lang)))
+            << " |\n";
+      }
+    }
   }
   bool inputs_header = false;
   for (const auto& in : r.inputs) {

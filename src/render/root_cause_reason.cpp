@@ -1,34 +1,64 @@
-// Why the root cause was chosen, as a sentence in English or Chinese.
+// Why the root cause was chosen, as a sentence in English or Chinese. It says how the
+// root cause was chosen and how many findings follow from it; which ones, is said once,
+// by each finding's relation (the report's lists, the JSON's findings[].relation).
 #include <cstdio>
 #include <string>
 
+#include "../analyzers/memory/byte_size.hpp"
 #include "npu_doctor/render.hpp"
 #include "report_text.hpp"
+#include "root_cause_reason.hpp"
 
 namespace npu_doctor {
 namespace {
 
-using render_detail::location;
 using render_detail::short_label;
 
-std::string list(const DiagnosisReport& r, const std::vector<std::size_t>& items, Lang lang) {
-  std::string out;
-  const std::size_t shown = std::min<std::size_t>(items.size(), 4);
-  for (std::size_t k = 0; k < shown; ++k) {
-    if (k > 0) out += lang == Lang::zh ? "、" : "; ";
-    out += short_label(r.findings[items[k]], lang);
+std::string_view capture(const Evidence& e, std::string_view name) {
+  for (const auto& [k, v] : e.captures) {
+    if (k == name) return v;
   }
-  if (items.size() > shown) out += lang == Lang::zh ? " 等" : "; …";
-  return out;
+  return {};
+}
+
+std::string bytes(const Evidence& e, std::string_view name) {
+  const auto b = mem::parse_byte_size(capture(e, name));
+  return b ? mem::format_bytes(static_cast<double>(*b)) : std::string(capture(e, name));
+}
+
+// What the allocator's numbers say, in the words of `mem analyze`'s rules (docs/mem.md).
+std::string oom_sentence(const Evidence& e, const std::string& loc, bool zh) {
+  const auto total = mem::parse_byte_size(capture(e, "total"));
+  const auto reserved = mem::parse_byte_size(capture(e, "reserved"));
+  const auto free_b = mem::parse_byte_size(capture(e, "free"));
+  if (capture(e, "classified_by") == "held_elsewhere" && total && reserved && free_b && *total > *reserved + *free_b) {
+    const std::string elsewhere = mem::format_bytes(static_cast<double>(*total - *reserved - *free_b));
+    return zh ? "内存不足报错（" + loc + "）中分配器的数字：共 " + bytes(e, "total") + "，PyTorch 预留 " +
+                    bytes(e, "reserved") + "，空闲 " + bytes(e, "free") + "，因此有 " + elsewhere +
+                    " 被分配器之外占用（与 mem analyze 的分类规则相同）。"
+              : "The allocator's numbers on the out-of-memory message (" + loc + "): " + bytes(e, "total") +
+                    " total, " + bytes(e, "reserved") + " reserved by PyTorch, " + bytes(e, "free") + " free, so " +
+                    elsewhere + " is held outside the allocator (the rule `mem analyze` applies).";
+  }
+  return zh ? "内存不足报错（" + loc + "）中分配器的数字：预留 " + bytes(e, "reserved") + "，已分配 " +
+                  bytes(e, "allocated") + "，缓存中未用的部分本可容纳申请的 " + bytes(e, "requested") +
+                  "（与 mem analyze 的分类规则相同）。"
+            : "The allocator's numbers on the out-of-memory message (" + loc + "): " + bytes(e, "reserved") +
+                  " reserved, " + bytes(e, "allocated") + " allocated: the unused cache could have held the " +
+                  bytes(e, "requested") + " requested (the rule `mem analyze` applies).";
 }
 
 }  // namespace
 
-std::string root_cause_reason(const DiagnosisReport& r, Lang lang) {
-  if (!r.root) return {};
-  const auto& d = *r.root;
-  const Finding& f = r.findings[d.finding];
-  const std::string loc = location(f.first());
+namespace render_detail {
+
+std::string reason_text(const std::vector<Finding>& findings, const std::optional<RootCauseDecision>& root,
+                        const std::optional<ClusterDecision>& cluster, Lang lang, const PathNames* names) {
+  if (!root) return {};
+  const auto& d = *root;
+  auto loc_of = [&](const Evidence& e) { return names ? names->location(e) : location(e); };
+  const Finding& f = findings[d.finding];
+  const std::string loc = loc_of(f.first());
   const bool zh = lang == Lang::zh;
   std::string s;
   using B = RootCauseDecision::Basis;
@@ -57,35 +87,50 @@ std::string root_cause_reason(const DiagnosisReport& r, Lang lang) {
       break;
     }
     case B::cluster_culprit:
-      s = r.cluster ? cluster_reason(*r.cluster, lang) : std::string();
+      s = cluster ? cluster_reason(*cluster, lang) : std::string();
       break;
     case B::explained_by_hint: {
-      const Finding& x = r.findings[*d.explained];
+      const Finding& x = findings[*d.explained];
       s = zh ? "“" + f.entry->title.get(lang) + "”（" + loc + "）解释了任务失败时报出的错误 " +
-                   short_label(x, lang) + "（" + location(x.first()) + "）。"
+                   short_label(x, lang) + "（" + loc_of(x.first()) + "）。"
              : "\"" + f.entry->title.get(lang) + "\" (" + loc + ") explains the error the job failed with, " +
-                   short_label(x, lang) + " (" + location(x.first()) + ").";
+                   short_label(x, lang) + " (" + loc_of(x.first()) + ").";
       break;
     }
+    case B::oom_classified:
+      s = oom_sentence(f.first(), loc, zh);
+      break;
   }
-  std::vector<std::size_t> symptoms, wrappers;
+  std::size_t symptoms = 0, wrappers = 0;
   for (std::size_t i : d.consequences) {
     if (d.explained && i == *d.explained) continue;
-    (r.findings[i].entry->role == Role::wrapper ? wrappers : symptoms).push_back(i);
+    ++(findings[i].entry->role == Role::wrapper ? wrappers : symptoms);
   }
-  if (!symptoms.empty()) {
-    s += zh ? " 另有 " + std::to_string(symptoms.size()) + " 项错误是它的后果：" + list(r, symptoms, lang) + "。"
-            : " " + std::to_string(symptoms.size()) + " other error(s) follow from it: " + list(r, symptoms, lang) + ".";
+  const std::size_t independent = d.independent.size();
+  if (symptoms + wrappers + independent == 0) return s;
+  if (zh) {
+    std::string parts;
+    if (symptoms > 0) parts += std::to_string(symptoms) + " 项错误是它的后果";
+    if (wrappers > 0) parts += (parts.empty() ? "" : "，") + std::to_string(wrappers) + " 项通用封装错误排在其后";
+    if (independent > 0) parts += (parts.empty() ? "" : "，") + std::to_string(independent) + " 项独立错误请在根因之后排查";
+    return s + " " + parts + "（见下方列表）。";
   }
-  if (!wrappers.empty()) {
-    s += zh ? " 通用封装错误排在其后：" + list(r, wrappers, lang) + "。"
-            : " Generic wrappers rank below it: " + list(r, wrappers, lang) + ".";
-  }
-  if (!d.independent.empty()) {
-    s += zh ? " 其他独立错误（排查完根因后再看）：" + list(r, d.independent, lang) + "。"
-            : " Independent errors to check afterwards: " + list(r, d.independent, lang) + ".";
-  }
-  return s;
+  std::string parts;
+  auto add = [&](const std::string& p) { parts += (parts.empty() ? "" : "; ") + p; };
+  if (symptoms > 0) add(std::to_string(symptoms) + (symptoms == 1 ? " error follows" : " errors follow") + " from it");
+  if (wrappers > 0) add(std::to_string(wrappers) + (wrappers == 1 ? " generic wrapper ranks" : " generic wrappers rank") + " below it");
+  if (independent > 0) add(std::to_string(independent) + (independent == 1 ? " independent error is" : " independent errors are") + " to check afterwards");
+  return s + " " + parts + " (listed below).";
+}
+
+}  // namespace render_detail
+
+std::string root_cause_reason(const DiagnosisReport& r, Lang lang) {
+  return render_detail::reason_text(r.findings, r.root, r.cluster, lang, nullptr);
+}
+
+std::string root_cause_reason(const IncidentReport& r, Lang lang) {
+  return render_detail::reason_text(r.findings, r.root, r.cluster, lang, nullptr);
 }
 
 }  // namespace npu_doctor

@@ -1,20 +1,30 @@
-// The terminal report: root cause first (why, evidence with the lines before it,
-// cause, numbered remedies), then the other findings grouped by category.
-#include <map>
+// The terminal report: the shown incident in full (root cause first: why, evidence with
+// the lines before it, cause, numbered remedies; then what follows from it, the
+// independent errors, the other findings), then a table of the other incidents. Lines fit
+// the width (RenderOptions::width); paths are shown by what distinguishes them.
 
+#include "incident_text.hpp"
 #include "npu_doctor/render.hpp"
 #include "report_text.hpp"
-#include "ui_text.hpp"
+#include "root_cause_reason.hpp"
 #include "terminal_style.hpp"
+#include "text_layout.hpp"
+#include "ui_text.hpp"
 
 namespace npu_doctor {
 namespace {
 
-using render_detail::location;
+using render_detail::display_width;
+using render_detail::fit_width;
+using render_detail::PathNames;
+using render_detail::Relation;
 using render_detail::short_label;
+using render_detail::wrap_text;
 using ui::Text;
 
 using Style = render_detail::TerminalStyle;
+
+constexpr std::size_t kLabel = 12;  // where the text after "  why", "  evidence" ... starts
 
 std::string human_bytes(uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -29,48 +39,93 @@ std::string human_bytes(uint64_t b) {
   return buf;
 }
 
-void print_evidence(const Evidence& e, const Style& st, std::ostream& out) {
+// "  why       " : a label padded to the text column.
+std::string label(std::string_view word) {
+  std::string s = "  " + std::string(word);
+  const std::size_t w = display_width(s);
+  return s + std::string(w < kLabel ? kLabel - w : 1, ' ');
+}
+
+struct Ctx {
+  const DiagnosisReport& report;
+  const RenderOptions& o;
+  const Style& st;
+  const PathNames& names;
+  std::ostream& out;
+
+  std::size_t width() const { return o.width; }
+  // A labelled paragraph wrapped at the text column.
+  void paragraph(std::string_view word, std::string_view text) const {
+    out << label(word) << wrap_text(text, width(), kLabel, kLabel) << "\n";
+  }
+};
+
+// One incident's findings and verdicts (the report's own for the shown one).
+struct View {
+  const std::vector<Finding>& findings;
+  const std::optional<RootCauseDecision>& root;
+  const std::optional<ClusterDecision>& cluster;
+};
+
+void print_evidence(const Ctx& c, const Evidence& e) {
   // Right-align the line numbers so the text columns line up.
   uint64_t last = e.line;
   if (!e.after.empty()) last = e.after.back().line;
-  const std::size_t width = std::to_string(last).size();
+  const std::size_t digits = std::to_string(last).size();
   auto num = [&](uint64_t n) {
     std::string s = std::to_string(n);
-    return std::string(width - std::min(width, s.size()), ' ') + s;
+    return std::string(digits - std::min(digits, s.size()), ' ') + s;
   };
-  for (const auto& c : e.before) out << "            " << st.dim(num(c.line) + "  " + c.text) << "\n";
-  out << "          " << st.bold("> " + num(e.line) + "  " + e.text) << "\n";
-  for (const auto& c : e.after) out << "            " << st.dim(num(c.line) + "  " + c.text) << "\n";
+  auto fit = [&](const std::string& s) { return fit_width(s, c.width()); };
+  for (const auto& b : e.before) c.out << c.st.dim(fit(std::string(kLabel, ' ') + num(b.line) + "  " + b.text)) << "\n";
+  c.out << c.st.bold(fit(std::string(kLabel - 2, ' ') + "> " + num(e.line) + "  " + e.text)) << "\n";
+  for (const auto& a : e.after) c.out << c.st.dim(fit(std::string(kLabel, ' ') + num(a.line) + "  " + a.text)) << "\n";
   if (!e.captures.empty()) {
     std::string caps;
     for (const auto& [k, v] : e.captures) caps += (caps.empty() ? "" : ", ") + k + "=" + v;
-    out << "            " << st.cyan(caps) << "\n";
+    c.out << std::string(kLabel, ' ') << c.st.cyan(wrap_text(caps, c.width(), kLabel, kLabel)) << "\n";
   }
 }
 
-void print_root(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
-  const Finding& f = *r.root_finding();
+// "rank 25 waited for rank 24: read rank 24's logs first", when a line names the peer.
+std::optional<std::string> peer_sentence(const Ctx& c, const View& v, const Finding& f) {
+  const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f);
+  if (!w) return std::nullopt;
+  const std::string who = w->rank ? "rank " + std::to_string(*w->rank) : std::string(ui::get(Text::this_rank, c.o.lang));
+  return ui::format(Text::waited_read_first, c.o.lang, {who, std::to_string(w->peer)});
+}
+
+void print_root(const Ctx& c, const View& v) {
+  const Finding& f = v.findings[v.root->finding];
   const Entry& e = *f.entry;
-  const Lang lang = o.lang;
-  out << st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
-      << st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
-  out << "  " << ui::get(Text::why, lang) << "      " << root_cause_reason(r, lang) << "\n";
+  const Lang lang = c.o.lang;
+  c.out << c.st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
+        << c.st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
+  c.paragraph(ui::get(Text::why, lang), render_detail::reason_text(v.findings, v.root, v.cluster, lang, &c.names));
   const Evidence& ev = f.first();
-  out << "  " << ui::get(Text::evidence, lang) << "  " << location(ev);
-  if (ev.time) out << "  (" << ev.time->text << ")";
-  if (f.count > 1) out << "  ×" << f.count;
-  out << "\n";
-  print_evidence(ev, st, out);
-  if (r.root->explained) {
-    const Finding& x = r.findings[*r.root->explained];
-    out << "  " << ui::get(Text::evidence, lang) << "  " << location(x.first()) << "  ("
-        << short_label(x, lang) << ")\n";
-    print_evidence(x.first(), st, out);
+  std::string where = c.names.location(ev);
+  if (ev.time) where += "  (" + ev.time->text + ")";
+  if (f.count > 1) where += "  ×" + std::to_string(f.count);
+  c.paragraph(ui::get(Text::evidence, lang), where);
+  print_evidence(c, ev);
+  if (!v.root->same_line.empty()) {
+    std::string labels;
+    for (std::size_t i : v.root->same_line) labels += (labels.empty() ? "" : "; ") + short_label(v.findings[i], lang);
+    c.paragraph(ui::get(Text::same_line, lang), labels);
   }
-  out << "  " << ui::get(Text::cause, lang) << "     " << e.cause_text().get(lang) << "\n";
-  out << "  " << ui::get(Text::remedies, lang) << "\n";
+  if (const auto peer = peer_sentence(c, v, f)) c.paragraph(ui::get(Text::peer, lang), *peer);
+  if (v.root->explained) {
+    const Finding& x = v.findings[*v.root->explained];
+    if (x.first().input != ev.input || x.first().line != ev.line) {
+      c.paragraph(ui::get(Text::evidence, lang), c.names.location(x.first()) + "  (" + short_label(x, lang) + ")");
+      print_evidence(c, x.first());
+    }
+  }
+  c.paragraph(ui::get(Text::cause, lang), e.cause_text().get(lang));
+  c.out << "  " << ui::get(Text::remedies, lang) << "\n";
   for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
-    out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
+    const std::string num = "    " + std::to_string(i + 1) + ". ";
+    c.out << num << wrap_text(e.remedy_texts()[i].get(lang), c.width(), num.size(), num.size()) << "\n";
   }
 }
 
@@ -84,69 +139,121 @@ std::string role_mark(const Finding& f, Lang lang) {
   return std::string(to_string(effective_severity(f)));
 }
 
-void print_others(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
-  const auto order = render_detail::presentation_order(r);
-  const Lang lang = o.lang;
+// The findings of one relation, grouped by category.
+void print_section(const Ctx& c, const View& v, Relation which, Text heading) {
+  const Lang lang = c.o.lang;
   bool header = false;
   std::optional<Category> current;
-  for (std::size_t i : order) {
-    if (r.root && i == r.root->finding) continue;
-    const Finding& f = r.findings[i];
+  for (std::size_t i : render_detail::presentation_order(v.findings, v.root)) {
+    if (v.root && i == v.root->finding) continue;
+    if (render_detail::relation_of(v.root, i) != which) continue;
+    const Finding& f = v.findings[i];
     if (!header) {
-      out << "\n" << st.bold(std::string(ui::get(Text::other_findings, lang))) << "\n";
+      c.out << "\n" << c.st.bold(std::string(ui::get(heading, lang))) << "\n";
       header = true;
     }
     if (current != f.entry->category) {
       current = f.entry->category;
-      out << "  " << st.cyan(std::string(to_string(*current))) << "\n";
+      c.out << "  " << c.st.cyan(std::string(to_string(*current))) << "\n";
     }
     const std::string mark = role_mark(f, lang);
-    const bool muted = f.effective_role != Role::cause;
-    std::string line = "    " + mark + std::string(mark.size() < 9 ? 9 - mark.size() : 1, ' ') + short_label(f, lang) +
-                       "  " + location(f.first());
-    if (f.count > 1) line += "  ×" + std::to_string(f.count);
-    out << (muted ? st.dim(line) : line) << "\n";
-    if (!f.symptom_of.empty()) {
-      out << st.dim("             " + std::string(ui::get(Text::follows_from, lang)) + " " + f.symptom_of) << "\n";
+    const std::size_t mw = display_width(mark);
+    std::string text = short_label(f, lang) + "  " + c.names.location(f.first());
+    if (f.count > 1) text += "  ×" + std::to_string(f.count);
+    if (which != Relation::context) {
+      if (const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f)) {
+        text += "  (" + ui::format(Text::waited_for, lang, {std::to_string(w->peer)}) + ")";
+      }
     }
+    const std::string line = "    " + mark + std::string(mw < 9 ? 9 - mw : 1, ' ');
+    const std::string body = line + wrap_text(text, c.width(), display_width(line), 13);
+    c.out << (f.effective_role != Role::cause && which != Relation::independent ? c.st.dim(body) : body) << "\n";
   }
 }
 
-void print_cluster(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
-  if (!r.cluster) return;
-  const auto& c = *r.cluster;
-  const bool zh = o.lang == Lang::zh;
-  std::string head = (zh ? "集群  " : "CLUSTER  ") + std::to_string(c.ranks) + (zh ? " 个 rank" : " ranks");
-  if (c.culprit) {
+void print_cluster(const Ctx& c, const View& v) {
+  if (!v.cluster) return;
+  const auto& cl = *v.cluster;
+  const bool zh = c.o.lang == Lang::zh;
+  std::string head = (zh ? "集群  " : "CLUSTER  ") + std::to_string(cl.ranks) + (zh ? " 个 rank" : " ranks");
+  if (cl.culprit) {
     head += zh ? " · 源头 rank " : " · culprit rank ";
-    head += std::to_string(c.culprit->rank);
-    if (!c.culprit->host.empty()) head += " (" + c.culprit->host + ")";
+    head += std::to_string(cl.culprit->rank);
+    if (!cl.culprit->host.empty()) head += " (" + cl.culprit->host + ")";
   } else {
     head += zh ? " · 未能确定源头 rank" : " · no culprit rank";
   }
-  head += (zh ? " · 置信度 " : " · confidence ") + c.confidence;
-  out << "\n" << st.bold(head) << "\n  " << cluster_reason(c, o.lang) << "\n";
-  if (c.culprit && !c.culprit->path.empty()) {
-    out << "  " << st.dim(c.culprit->path + ":" + std::to_string(c.culprit->line) + "  " + c.culprit->text) << "\n";
+  head += (zh ? " · 置信度 " : " · confidence ") + cl.confidence;
+  c.out << "\n" << c.st.bold(head) << "\n";
+  // The why above already says it when the culprit decided the root cause.
+  if (!v.root || v.root->basis != RootCauseDecision::Basis::cluster_culprit) {
+    c.out << "  " << wrap_text(cluster_reason(cl, c.o.lang), c.width(), 2, 2) << "\n";
+  }
+  if (cl.culprit && !cl.culprit->path.empty()) {
+    c.out << c.st.dim(fit_width("  " + c.names.shorten(cl.culprit->path) + ":" + std::to_string(cl.culprit->line) + "  " +
+                                    cl.culprit->text,
+                                c.width()))
+          << "\n";
   }
 }
 
-void print_input_problems(const DiagnosisReport& r, const RenderOptions& o, const Style& st, std::ostream& out) {
-  bool header = false;
+// Scanned inputs that were empty files.
+std::vector<const InputReport*> empty_inputs(const DiagnosisReport& r) {
+  std::vector<const InputReport*> out;
   for (const auto& in : r.inputs) {
-    if (in.status == InputStatus::ok) continue;
+    if (in.status == InputStatus::ok && in.bytes == 0 && in.kind != "path") out.push_back(&in);
+  }
+  return out;
+}
+
+void print_input_problems(const Ctx& c) {
+  bool header = false;
+  for (const auto& in : c.report.inputs) {
+    const bool empty = in.status == InputStatus::ok && in.bytes == 0 && in.kind != "path";
+    if (in.status == InputStatus::ok && !empty) continue;
     if (!header) {
-      out << "\n" << st.bold(std::string(ui::get(Text::inputs_with_problems, o.lang))) << "\n";
+      c.out << "\n" << c.st.bold(std::string(ui::get(Text::inputs_with_problems, c.o.lang))) << "\n";
       header = true;
     }
-    out << "  " << st.yellow(std::string(to_string(in.status))) << "  " << in.path << ": " << in.note << "\n";
+    const std::string status = empty ? std::string(ui::get(Text::empty, c.o.lang)) : std::string(to_string(in.status));
+    const std::string note = empty ? std::string(ui::get(Text::file_is_empty, c.o.lang)) : in.note;
+    const std::string head = "  " + status + "  ";
+    c.out << "  " << c.st.yellow(status) << "  "
+          << wrap_text(c.names.shorten(in.path) + ": " + note, c.width(), display_width(head), display_width(head) + 2)
+          << "\n";
   }
+}
+
+void print_body(const Ctx& c, const View& v) {
+  const Lang lang = c.o.lang;
+  if (v.root) {
+    print_root(c, v);
+  } else if (v.findings.empty()) {
+    const auto empty = empty_inputs(c.report);
+    std::size_t scanned = 0;
+    for (const auto& in : c.report.inputs) scanned += in.status == InputStatus::ok || in.status == InputStatus::partial;
+    if (!empty.empty() && empty.size() == scanned) {
+      c.out << (scanned == 1 ? ui::format(Text::input_is_empty, lang, {c.names.shorten(empty.front()->path)})
+                             : ui::format(Text::inputs_are_empty, lang, {std::to_string(scanned)}))
+            << "\n";
+    } else {
+      c.out << ui::get(Text::nothing_found, lang) << "\n";
+    }
+  } else {
+    c.out << ui::get(Text::no_root_cause, lang) << "\n";
+  }
+  print_cluster(c, v);
+  print_section(c, v, Relation::symptom, Text::follows_section);
+  print_section(c, v, Relation::independent, Text::independent_section);
+  print_section(c, v, Relation::context, Text::other_findings);
 }
 
 }  // namespace
 
 void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std::ostream& out) {
   const Style st{o.color};
+  const PathNames names(r.inputs);
+  const Ctx c{r, o, st, names, out};
   uint64_t bytes = 0, lines = 0;
   for (const auto& in : r.inputs) {
     bytes += in.bytes;
@@ -154,23 +261,29 @@ void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std
   }
   const Lang lang = o.lang;
   const bool one = r.inputs.size() == 1 && lang == Lang::en;
-  out << st.dim("npu-doctor: " + std::to_string(r.inputs.size()) + " " +
-                std::string(one ? "input" : ui::get(Text::inputs_word, lang)) +
-                ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " +
-                std::string(ui::get(Text::lines_word, lang)) + ", " + std::to_string(r.findings.size()) + " " +
-                std::string(ui::get(Text::findings_word, lang)) + " (" + r.kb_version + ", " +
-                std::to_string(r.kb_entries) + " kb entries)")
-      << "\n\n";
-  if (r.root) {
-    print_root(r, o, st, out);
-  } else if (r.findings.empty()) {
-    out << ui::get(Text::nothing_found, lang) << "\n";
+  std::string head = "npu-doctor: " + std::to_string(r.inputs.size()) + " " +
+                     std::string(one ? "input" : ui::get(Text::inputs_word, lang));
+  if (!names.common().empty() && r.inputs.size() > 1) head += " " + std::string(ui::get(Text::under, lang)) + " " + names.common();
+  if (r.incidents.size() > 1) head += ", " + std::to_string(r.incidents.size()) + " " + std::string(ui::get(Text::incidents_word, lang));
+  head += ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " + std::string(ui::get(Text::lines_word, lang));
+  // Findings are counted per incident; one count only when there is one.
+  if (r.incidents.size() <= 1) head += ", " + std::to_string(r.findings.size()) + " " + std::string(ui::get(Text::findings_word, lang));
+  head += " (" + r.kb_version + ", " + std::to_string(r.kb_entries) + " entries)";
+  out << st.dim(wrap_text(head, o.width, 0, 2)) << "\n\n";
+
+  if (r.incidents.size() > 1 && o.all_incidents) {
+    for (std::size_t k = 0; k < r.incidents.size(); ++k) {
+      const IncidentReport& ir = r.incidents[k];
+      if (k > 0) out << "\n";
+      out << st.bold(render_detail::incident_heading(r, k, lang)) << "\n";
+      print_body(c, View{ir.findings, ir.root, ir.cluster});
+    }
   } else {
-    out << ui::get(Text::no_root_cause, lang) << "\n";
+    if (r.incidents.size() > 1) out << st.bold(render_detail::incident_heading(r, r.shown, lang)) << "\n";
+    print_body(c, View{r.findings, r.root, r.cluster});
+    if (r.incidents.size() > 1) render_detail::print_incident_table(r, o, out);
   }
-  print_cluster(r, o, st, out);
-  print_others(r, o, st, out);
-  print_input_problems(r, o, st, out);
+  print_input_problems(c);
 }
 
 }  // namespace npu_doctor

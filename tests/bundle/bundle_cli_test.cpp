@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -133,6 +134,74 @@ TEST(BundleCli, NoPlantedSecretInAnyByteWhileVersionsAndCodesSurvive) {
   struct stat st {};
   ASSERT_EQ(::stat(out.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Issue 21: every form of secret, planted in logs, an env dump, the process environment
+// and a command's output, is in no file of the bundle (every member unpacked, names too,
+// and the raw tar stream), the reports made from the logs included, while the ordinary
+// words beside them stay.
+TEST(BundleCli, EverySecretFormPlantedOnTheHostIsInNoFileOfTheBundle) {
+  TempDir t;
+  const FixtureHost h = testing::make_host(t.path() / "host");
+  testing::plant_secret_forms(h);
+  const std::string out = (t.path() / "b.tar.gz").string();
+  const RunResult r = run_on(h, {"bundle", "--root", h.root, "-o", out, "--timeout", "5"}, testing::planted_form_env());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  const auto members = testing::read_members(out);
+  const std::string raw = testing::decompressed(out);
+  EXPECT_EQ(lower(raw).find("planted"), std::string::npos) << "a planted secret is in the tar stream";
+  std::size_t files = 0;
+  for (const auto& [name, data] : members) {
+    ++files;
+    const std::string text = lower(name + "\n" + data);
+    const auto at = text.find("planted");
+    EXPECT_EQ(at, std::string::npos) << name << ": ..." << (at == std::string::npos ? "" : text.substr(at > 60 ? at - 60 : 0, 120));
+    for (const auto& secret : testing::planted_form_secrets()) EXPECT_EQ(data.find(secret), std::string::npos) << secret << " in " << name;
+    for (const auto& secret : testing::planted_secrets()) EXPECT_EQ(data.find(secret), std::string::npos) << secret << " in " << name;
+  }
+  EXPECT_GE(files, 30u);
+
+  // The planted files arrived, redacted, with their ordinary words.
+  const std::string log = testing::member(members, "logs/root/ascend/log/train-secrets.log");
+  ASSERT_FALSE(log.empty());
+  for (const char* keep : {"--key-cache-dtype fp8", "--max_tokens=4096", "tokenizer: llama", "keyboard: us",
+                           "num_tokens: 128", "TOKENIZERS_PARALLELISM=false", "token_type_ids=[0, 0]",
+                           "\"max_new_tokens\": 512", "\"pad_token\": \"[PAD]\"", "sort_key = length",
+                           "--use-auth-token --trust-remote-code", "docker run -p 8080:80", "-h db.internal train_meta",
+                           "mysql -uroot -p<redacted:mysql-password>", "after the key: tokenizer ok",
+                           "the key above was cut: keyboard layout us", "error code EL0004"}) {
+    EXPECT_NE(log.find(keep), std::string::npos) << keep;
+  }
+  const std::string env_dump = testing::member(members, "logs/root/ascend/log/env-dump.txt");
+  for (const char* keep : {"TOKENIZERS_PARALLELISM=false", "HF_TOKEN_PATH=/root/.cache/huggingface/token", "PWD=/data/train",
+                           "MYSQL_PWD=<redacted:"}) {
+    EXPECT_NE(env_dump.find(keep), std::string::npos) << keep << "\n" << env_dump;
+  }
+  EXPECT_NE(testing::member(members, "hardware/lscpu.txt").find("Kunpeng-920"), std::string::npos);
+  EXPECT_NE(testing::member(members, "environment.txt").find("ASCEND_LAUNCH_ARGS=--password <redacted:secret-flag> --max_tokens=4096"),
+            std::string::npos);
+
+  // The diagnosis was made from the redacted logs: its evidence shows the redaction.
+  const json d = json::parse(testing::member(members, "diagnose/report.json"));
+  bool redacted_evidence = false;
+  for (const auto& f : d["findings"]) {
+    for (const auto& e : f["evidence"]) {
+      const std::string text = e["text"];
+      if (text.find("EL0004") != std::string::npos) redacted_evidence = text.find("--password <redacted:secret-flag>") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(redacted_evidence) << d.dump(1).substr(0, 4000);
+  const json m = manifest_of(out);
+  for (const char* rule : {"mysql-password", "secret-flag", "secret-assignment", "http-header", "user-password",
+                           "private-key", "jwt", "github-token", "url-credentials", "access-key-pair"}) {
+    EXPECT_GE(m["redactions"].value(rule, 0), 1) << rule;
+  }
 }
 
 TEST(BundleCli, RoundTripCheckAndDiagnoseOnTheBundleEqualTheLiveResults) {

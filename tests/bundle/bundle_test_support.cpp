@@ -35,6 +35,30 @@ FixtureHost make_host(const fs::path& dir, const std::string& base, const std::s
   return h;
 }
 
+void plant_secret_forms(const FixtureHost& h) {
+  for (const char* f : {"train-secrets.log", "env-dump.txt"}) {
+    fs::copy_file(bundle_fixtures() + "/forms/" + f, h.log_dir + "/" + f);
+  }
+  fs::create_symlink(bundle_fixtures() + "/stand-in/lscpu", h.machine + "/bin/lscpu");
+}
+
+const std::vector<std::string>& planted_form_secrets() {
+  static const std::vector<std::string> s = {
+      "UGxhbnRlZEJhc2ljMTE",  // base64 of PlantedBasic11
+      "eyJwbGFudGVkIjoiMzEifQ", "UGxhbnRlZEp3dFNpZzMx", "Json Secret 08", "PlantedCookie12"};
+  return s;
+}
+
+std::vector<std::string> planted_form_env() {
+  std::vector<std::string> env = extra_env();
+  for (const char* v : {"HCCL_SESSION_TOKEN=PlantedProcessEnv48", "ASCEND_OBS_SK=PlantedProcessEnvSk49abcdef0123",
+                        "ASCEND_DB_URL=mysql://app:PlantedProcessEnvUrl50@db.internal:3306/meta",
+                        "ASCEND_LAUNCH_ARGS=--password PlantedProcessEnvFlag51 --max_tokens=4096"}) {
+    env.push_back(v);
+  }
+  return env;
+}
+
 const std::vector<std::string>& planted_secrets() {
   static const std::vector<std::string> s = {
       // fixtures/logs

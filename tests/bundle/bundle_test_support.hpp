@@ -23,6 +23,15 @@ struct FixtureHost {
 FixtureHost make_host(const std::filesystem::path& dir, const std::string& base = "healthy-910b",
                       const std::string& hostname = "node-a17", bool with_network = true);
 
+// Every form of data/redaction.yaml planted on the host: fixtures/forms (a training log
+// with secrets in flags, assignments, headers, tool flags, token shapes and key blocks,
+// around an error the diagnosis reports; an `env` dump) into the log directory, and the
+// stand-in `lscpu` whose output carries more. Every planted secret holds the word
+// "planted" (any case) or is listed in planted_form_secrets().
+void plant_secret_forms(const FixtureHost& host);
+const std::vector<std::string>& planted_form_secrets();  // those without the word
+std::vector<std::string> planted_form_env();             // extra_env() plus secret forms
+
 // Secrets planted in the environment (extra_env()) and in fixtures/logs: none may
 // appear in a bundle.
 const std::vector<std::string>& planted_secrets();

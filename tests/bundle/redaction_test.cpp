@@ -93,10 +93,18 @@ TEST(BundleRedaction, VersionStringsAndErrorCodesOfTheRealWorldCorpusSurvive) {
 
 TEST(BundleRedaction, RulesFileIsValidAndMalformedRulesAreRejected) {
   std::string error;
-  EXPECT_FALSE(RedactionRules::parse("secret_variable_names: ['(']\ntext_patterns: []\n", error));
+  EXPECT_FALSE(RedactionRules::parse("secret_words: ['(']\nforms: []\ntext_patterns: []\n", error));
   EXPECT_FALSE(error.empty());
+  error.clear();
   EXPECT_FALSE(RedactionRules::parse("version: 1\n", error));
-  EXPECT_GE(RedactionRules::builtin().text_patterns.size(), 8u);
+  EXPECT_FALSE(error.empty());
+  error.clear();
+  // A malformed tool flag names its rule.
+  EXPECT_FALSE(RedactionRules::parse("secret_words: [token]\nforms: []\ntext_patterns: []\n"
+                                     "tool_flags: [{name: x, tools: [t], flags: ['-p'], value: sometimes}]\n",
+                                     error));
+  EXPECT_NE(error.find("attached"), std::string::npos) << error;
+  EXPECT_GE(RedactionRules::builtin().rules.size(), 20u);
 }
 
 TEST(BundleRedaction, PseudonymsAreStableShapedAndDistinct) {

@@ -4,6 +4,7 @@
 target_sources(npu_doctor_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bundle_test_support.cpp
   ${CMAKE_CURRENT_LIST_DIR}/redaction_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/redaction_forms_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bundle_parts_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bundle_cli_test.cpp)
 target_compile_definitions(npu_doctor_tests PRIVATE

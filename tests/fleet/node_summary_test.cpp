@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "fleet/node_scan.hpp"
@@ -78,6 +79,8 @@ TEST(NodeSummary, JsonRoundTripKeepsEverything) {
   ASSERT_FALSE(s.findings.empty());
   ASSERT_FALSE(s.inputs.empty());
   const std::string once = node_summary_json(s);
+  // Written as a stream: the bytes of nlohmann's dump of the whole document.
+  EXPECT_EQ(nlohmann::json::parse(once).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", once);
   const NodeSummary back = reparse(s);
   EXPECT_EQ(node_summary_json(back), once);
   EXPECT_EQ(back.findings.front().evidence.front().before.size(), s.findings.front().evidence.front().before.size());
@@ -102,6 +105,16 @@ TEST(NodeSummary, ReadingRejectsWhatIsNotASummary) {
                                   s, error, warnings));
   EXPECT_FALSE(parse_node_summary(base + R"("findings":"many"})", kb, s, error, warnings));
   EXPECT_NE(error.find("malformed node summary"), std::string::npos);
+  // Inputs and findings are read one by one as they are parsed: a wrong one is still named.
+  const std::string head = R"({"schema":"npu-doctor/node-summary/v1","host":"h","node":1,"status":"ok",)";
+  EXPECT_FALSE(parse_node_summary(head + R"("inputs":[7]})", kb, s, error, warnings));
+  EXPECT_NE(error.find("an input is not an object"), std::string::npos) << error;
+  EXPECT_FALSE(parse_node_summary(head + R"("inputs":{"a":1}})", kb, s, error, warnings));
+  EXPECT_NE(error.find("\"inputs\" is not an array"), std::string::npos) << error;
+  EXPECT_FALSE(parse_node_summary(head + R"("findings":[[1]]})", kb, s, error, warnings));
+  EXPECT_NE(error.find("a finding is not an object"), std::string::npos) << error;
+  EXPECT_FALSE(parse_node_summary(R"({"inputs":[1],"schema":"npu-doctor/diagnosis/v1"})", kb, s, error, warnings));
+  EXPECT_NE(error.find("not a node summary"), std::string::npos) << "the schema is named first";
   // An entry this knowledge base lacks (a newer node) is left out with a warning.
   ASSERT_TRUE(parse_node_summary(
       base + R"("findings":[{"entry":"no.such-entry","specificity":3,"count":1,"evidence":[{"input":0}]}]})", kb, s,

@@ -111,12 +111,16 @@ TEST(MemCli, GarbageLinesAreListedButDoNotStopTheAnalysis) {
   EXPECT_NE(r.out.find("line 6: \"allocated\" is not a non-negative number of bytes"), std::string::npos);
 }
 
-TEST(MemCli, EmptyOrUnrelatedInputSaysNothingWasFound) {
+TEST(MemCli, EmptyOrUnrelatedInputIsAnErrorThatSaysSo) {
   testing::TempDir d;
   const auto p = d.write("empty.log", "");
   const auto r = run_npu_doctor({"mem", "analyze", p.string()});
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("No memory samples or out-of-memory messages were found."), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("no valid memory sample and no out-of-memory message in the input; " + p.string() +
+                       ": empty file"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(MemCli, BadOptionValuesAreUsageErrors) {

@@ -40,4 +40,14 @@ for f in README.md ARCHITECTURE.md docs/prometheus.md docs/install.md docs/cli.m
   [ -s "$root/share/doc/npu-doctor/$f" ] || fail "no $f in share/doc/npu-doctor"
 done
 [ -s "$root/share/npu-doctor/python/npu_doctor_mem.py" ] || fail "no memory sample writer"
+unit=$root/lib/systemd/system/npu-doctor-watch.service
+[ -s "$unit" ] || fail "no systemd unit for watch"
+grep -q '^ExecStart=.*npu-doctor watch' "$unit" || fail "the unit does not run npu-doctor watch"
+[ -s "$root/share/doc/npu-doctor/deploy/npu-doctor-watch.yaml" ] || fail "no DaemonSet manifest"
+if command -v systemd-analyze > /dev/null; then
+  # The unit as systemd reads it (the man page it names is in the staging tree, not in MANPATH).
+  sed '/^Documentation=/d' "$unit" > "$dest/npu-doctor-watch.service"
+  PATH="$root/bin:$PATH" systemd-analyze verify "$dest/npu-doctor-watch.service" 2> "$dest/unit.err" ||
+    { cat "$dest/unit.err"; fail "systemd-analyze verify rejects the unit"; }
+fi
 echo "ok: install layout"

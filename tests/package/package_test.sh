@@ -24,7 +24,7 @@ echo "Depends: $depends"
 dpkg-deb -c "$deb" > "$out/contents"
 for path in ./usr/bin/npu-doctor ./etc/npu-doctor/kb.d/ ./usr/share/man/man1/npu-doctor-diagnose.1 \
   ./usr/share/bash-completion/completions/npu-doctor ./usr/share/zsh/vendor-completions/_npu-doctor \
-  ./usr/share/doc/npu-doctor/README.md; do
+  ./usr/share/doc/npu-doctor/README.md ./usr/lib/systemd/system/npu-doctor-watch.service; do
   grep -q " $path\$" "$out/contents" || fail "$path not in the package"
 done
 

@@ -93,6 +93,11 @@ std::string drain(int fd) {
 
 RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string& stdin_data,
                          const std::vector<std::string>& env) {
+  return run_program(NPU_DOCTOR_BINARY, args, stdin_data, env);
+}
+
+RunResult run_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_data,
+                      const std::vector<std::string>& env) {
   int in[2], out[2], err[2];
   if (pipe(in) != 0 || pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe");
   posix_spawn_file_actions_t fa;
@@ -101,15 +106,17 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) posix_spawn_file_actions_addclose(&fa, fd);
-  std::vector<std::string> argv_s = {NPU_DOCTOR_BINARY};
+  std::vector<std::string> argv_s = {binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_s;
   for (char** e = environ; *e != nullptr; ++e) {
+    // The caller's language and terminal width would change what reports say and where
+    // they wrap: the binary sees neither unless a test passes them.
     if (std::strncmp(*e, "NPU_DOCTOR_KB_PATH=", 19) != 0 && std::strncmp(*e, "LANG=", 5) != 0 &&
-        std::strncmp(*e, "LC_ALL=", 7) != 0) {
+        std::strncmp(*e, "LC_ALL=", 7) != 0 && std::strncmp(*e, "COLUMNS=", 8) != 0) {
       env_s.emplace_back(*e);
     }
   }
@@ -123,7 +130,7 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
   close(in[0]);
   close(out[1]);
   close(err[1]);
-  if (rc != 0) throw std::runtime_error("cannot start " + std::string(argv[0]));
+  if (rc != 0) throw std::runtime_error("cannot start " + std::string(argv[0]) + ": " + std::strerror(rc));
   std::thread writer([&] {
     std::size_t off = 0;
     while (off < stdin_data.size()) {
@@ -145,5 +152,11 @@ RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
+
+}  // namespace npu_doctor::testing
+
+namespace npu_doctor::testing {
+
+std::string npu_doctor_binary() { return NPU_DOCTOR_BINARY; }
 
 }  // namespace npu_doctor::testing

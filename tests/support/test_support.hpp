@@ -53,6 +53,11 @@ struct RunResult {
 // Runs the npu-doctor binary with `args` (no shell), optional stdin, and extra environment.
 RunResult run_npu_doctor(const std::vector<std::string>& args, const std::string& stdin_data = "",
                          const std::vector<std::string>& env = {});
+// The same for another binary (a copy of npu-doctor placed elsewhere, a tool).
+RunResult run_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_data = "",
+                      const std::vector<std::string>& env = {});
+// The npu-doctor binary under test.
+std::string npu_doctor_binary();
 
 std::string fixtures_dir();
 // The lines of `text`, without their newlines.

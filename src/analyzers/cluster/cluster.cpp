@@ -104,9 +104,19 @@ std::string_view to_string(ClusterDecision::Basis b) {
 
 std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
+  std::vector<std::size_t> all(inputs.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return analyze_cluster(inputs, all, kb, options);
+}
+
+std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs,
+                                               const std::vector<std::size_t>& which, const KnowledgeBase& kb,
+                                               const ClusterOptions& options) {
   std::map<int, RankRecord> ranks;
   std::optional<int> declared_size = options.world_size;
-  for (const auto& in : inputs) {
+  for (std::size_t index : which) {
+    if (index >= inputs.size()) continue;
+    const InputReport& in = inputs[index];
     if (!in.rank) continue;
     RankRecord& r = ranks[*in.rank];
     r.rank = *in.rank;

@@ -41,8 +41,11 @@ HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
                                  std::regex::icase);
   static const std::regex sizes(R"(the minbytes is (\d{1,19}), maxbytes is (\d{1,19}), iters is (\d{1,9}), warmup_iters is (\d{1,9}))",
                                 std::regex::icase);
+  // The numbers are separated by a '|' or by blanks, never by nothing: with the separator
+  // optional, a run of digits could be split among the three numbers in cubically many
+  // ways, and a line of 100 digits that is no row took seconds (the hccl-test fuzzer).
   static const std::regex row(
-      R"(^\s*(\d+)\s*\|?\s*(\d+(?:\.\d+)?)\s*\|?\s*(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*\|?\s*(success|failed|null)\s*$)",
+      R"(^\s*(\d+)(?:\s*\|\s*|\s+)(\d+(?:\.\d+)?)(?:\s*\|\s*|\s+)(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s*\|\s*|\s+)(success|failed|null)\s*$)",
       std::regex::icase);
   static const std::regex rank_failed(R"(local rank_id (\d+), check result failed,\s*(\d+))", std::regex::icase);
   static const std::regex test_name(

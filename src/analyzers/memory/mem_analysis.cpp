@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "byte_size.hpp"
 #include "mem_report.hpp"
 #include "mem_ui_text.hpp"
 #include "npu_doctor/diagnosis.hpp"
@@ -10,21 +9,6 @@
 
 namespace npu_doctor::mem {
 namespace {
-
-std::optional<uint64_t> capture_bytes(const Evidence& e, std::string_view name) {
-  for (const auto& [k, v] : e.captures) {
-    if (k == name) return parse_byte_size(v);
-  }
-  return std::nullopt;
-}
-
-std::optional<int> capture_int(const Evidence& e, std::string_view name) {
-  for (const auto& [k, v] : e.captures) {
-    if (k != name || v.empty() || v.size() > 6) continue;
-    if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::stoi(v);
-  }
-  return std::nullopt;
-}
 
 std::string shown(const std::string& path, const std::map<std::string, std::string>& display) {
   for (const auto& [from, to] : display) {
@@ -150,22 +134,6 @@ DeviceReport analyze_device(const DeviceSeries& s, const MemAnalyzeOptions& o, s
   d.duplicate_steps = t.duplicate_steps;
   d.chart = chart_points(s.samples, o.chart_points);
   return d;
-}
-
-OomEvent oom_event_from(const Finding& f, const Evidence& e) {
-  OomEvent o;
-  o.rule = f.entry->id;
-  o.path = e.path;
-  o.line = e.line;
-  o.text = e.text;
-  o.device = capture_int(e, "device");
-  if (!o.device) o.device = e.device;
-  o.requested = capture_bytes(e, "requested");
-  o.total = capture_bytes(e, "total");
-  o.allocated = capture_bytes(e, "allocated");
-  o.reserved = capture_bytes(e, "reserved");
-  o.free = capture_bytes(e, "free");
-  return o;
 }
 
 MemReport analyze_memory(const MemAnalyzeOptions& o, const KnowledgeBase& kb, const std::string& cache_dir,

@@ -2,8 +2,25 @@
 
 #include <algorithm>
 
+#include "byte_size.hpp"
+
 namespace npu_doctor::mem {
 namespace {
+
+std::optional<uint64_t> capture_bytes(const Evidence& e, std::string_view name) {
+  for (const auto& [k, v] : e.captures) {
+    if (k == name) return parse_byte_size(v);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> capture_int(const Evidence& e, std::string_view name) {
+  for (const auto& [k, v] : e.captures) {
+    if (k != name || v.empty() || v.size() > 6) continue;
+    if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::stoi(v);
+  }
+  return std::nullopt;
+}
 
 // When in the run it happened, from the samples of the device.
 std::string phase_of(const DeviceReport* d, bool inference, const MemAnalyzeOptions& o, std::string& basis) {
@@ -23,6 +40,22 @@ std::string phase_of(const DeviceReport* d, bool inference, const MemAnalyzeOpti
 }
 
 }  // namespace
+
+OomEvent oom_event_from(const Finding& f, const Evidence& e) {
+  OomEvent o;
+  o.rule = f.entry->id;
+  o.path = e.path;
+  o.line = e.line;
+  o.text = e.text;
+  o.device = capture_int(e, "device");
+  if (!o.device) o.device = e.device;
+  o.requested = capture_bytes(e, "requested");
+  o.total = capture_bytes(e, "total");
+  o.allocated = capture_bytes(e, "allocated");
+  o.reserved = capture_bytes(e, "reserved");
+  o.free = capture_bytes(e, "free");
+  return o;
+}
 
 OomVerdict classify_oom(const OomEvent& e, const DeviceReport* d, const MemAnalyzeOptions& o) {
   const uint64_t threshold = o.fragmentation_threshold;

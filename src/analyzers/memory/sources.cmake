@@ -1,13 +1,12 @@
 # npu-doctor mem (docs/mem.md): memory samples, leak and fragmentation analysis, OOM
-# classification, npu-smi polling, and the mem report renderers.
+# classification, npu-smi polling, and the mem report renderers. byte_size.cpp and
+# oom_classifier.cpp are listed in src/CMakeLists.txt: diagnose classifies OOM lines too.
 target_sources(npu_doctor_objects PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/byte_size.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mem_sample.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sample_set.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sample_reader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/robust_stats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/leak_detector.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/oom_classifier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mem_analysis.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mem_ui_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparkline.cpp

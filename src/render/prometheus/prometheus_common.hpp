@@ -18,6 +18,9 @@ void write_run_families(Writer& w, const RunInfo& run, std::string_view kb_versi
 // none, so that alerts see a value rather than nothing.
 void write_findings_family(Writer& w, const RunInfo& run, std::span<const Finding* const> findings);
 
+// npu_doctor_root_cause_found{command} and, with a root cause, npu_doctor_root_cause_info.
+void write_root_cause_families(Writer& w, const RunInfo& run, const DiagnosisReport& report);
+
 // A 0/1 gauge per state: the Prometheus "state set" (one series is 1).
 void write_state_set(Writer& w, Labels labels, std::string_view label, std::span<const std::string_view> states,
                      std::string_view current);

@@ -8,6 +8,23 @@
 
 namespace npu_doctor::prometheus {
 
+void write_root_cause_families(Writer& w, const RunInfo& run, const DiagnosisReport& report) {
+  const Labels cmd = {{"command", run.command}};
+  const Finding* root = report.root_finding();
+  w.family("npu_doctor_root_cause_found", MetricType::gauge, "1 when the last run named a root cause, else 0.");
+  w.sample(cmd, root != nullptr ? 1 : 0);
+  if (root != nullptr && root->entry != nullptr) {
+    w.family("npu_doctor_root_cause_info", MetricType::gauge,
+             "The root cause of the last run: knowledge-base rule, category, code and severity (always 1).");
+    w.sample({{"command", run.command},
+              {"rule", root->entry->id},
+              {"category", std::string(to_string(root->entry->category))},
+              {"code", root->code},
+              {"severity", std::string(to_string(effective_severity(*root)))}},
+             1);
+  }
+}
+
 void render_diagnosis(const DiagnosisReport& report, const RunInfo& run, std::ostream& out) {
   Writer w(out);
   const Labels cmd = {{"command", run.command}};
@@ -24,19 +41,7 @@ void render_diagnosis(const DiagnosisReport& report, const RunInfo& run, std::os
   for (const auto& f : report.findings) findings.push_back(&f);
   write_findings_family(w, run, findings);
 
-  const Finding* root = report.root_finding();
-  w.family("npu_doctor_root_cause_found", MetricType::gauge, "1 when the last run named a root cause, else 0.");
-  w.sample(cmd, root != nullptr ? 1 : 0);
-  if (root != nullptr && root->entry != nullptr) {
-    w.family("npu_doctor_root_cause_info", MetricType::gauge,
-             "The root cause of the last run: knowledge-base rule, category, code and severity (always 1).");
-    w.sample({{"command", run.command},
-              {"rule", root->entry->id},
-              {"category", std::string(to_string(root->entry->category))},
-              {"code", root->code},
-              {"severity", std::string(to_string(effective_severity(*root)))}},
-             1);
-  }
+  write_root_cause_families(w, run, report);
 
   if (!report.cluster) return;
   const ClusterDecision& c = *report.cluster;

@@ -23,4 +23,14 @@ void render_diagnosis(const DiagnosisReport& report, const RunInfo& run, std::os
 void render_check(const checks::CheckReport& report, const RunInfo& run, std::ostream& out);
 void render_mem(const mem::MemReport& report, const RunInfo& run, std::ostream& out);
 
+// `watch -f prometheus -o FILE`, rewritten at start and after each incident.
+struct WatchState {
+  uint64_t incidents = 0;                   // reported since watch started
+  double last_incident_seconds = 0;         // Unix time of the last one (0: none yet)
+  uint64_t files_followed = 0;
+  std::string kb_version;
+  const DiagnosisReport* last = nullptr;    // the last incident's diagnosis
+};
+void render_watch(const WatchState& state, const RunInfo& run, std::ostream& out);
+
 }  // namespace npu_doctor::prometheus

@@ -6,4 +6,5 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_diagnosis.cpp
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_check.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/prometheus_mem.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/prometheus_mem.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/prometheus_watch.cpp)

@@ -131,7 +131,7 @@ TEST(RenderMarkdown, HasTheRootCauseAndACodeBlock) {
   const std::string s = out.str();
   EXPECT_NE(s.find("### ROOT CAUSE"), std::string::npos);
   EXPECT_NE(s.find("```\n"), std::string::npos);
-  EXPECT_NE(s.find("| category | role | finding | where | count |"), std::string::npos);
+  EXPECT_NE(s.find("| category | relation | role | finding | where | count |"), std::string::npos);
 }
 
 TEST(RenderHtml, IsOneWellFormedPageWithEverythingEscaped) {

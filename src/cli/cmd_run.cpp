@@ -1,0 +1,243 @@
+// npu-doctor run [options] -- CMD...: run a job, pass its output through, and when it
+// fails or hangs print the diagnosis of this run (docs/run-watch.md).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "bundle/collector.hpp"
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "live/job_run.hpp"
+#include "live/plog_locations.hpp"
+#include "live/run_findings.hpp"
+#include "live/run_report.hpp"
+#include "npu_doctor/diagnosis.hpp"
+
+extern char** environ;
+
+namespace npu_doctor::cli {
+namespace {
+
+struct RunArgs {
+  std::vector<std::string> command;
+  std::string format = "text";
+  std::string output;
+  std::string bundle;
+  std::string hang_after;
+  bool kill_on_hang = false;
+  std::string kill_grace = "10s";
+  std::vector<std::string> plog_dirs;
+  bool no_plog = false;
+  bool poll = false;
+  std::string poll_interval = "1s";
+  bool no_pty = false;
+  std::size_t before = 8;
+  std::size_t after = 4;
+  std::optional<std::size_t> context;
+  std::size_t max_evidence = 3;
+  std::size_t tail = 10;
+};
+
+// A report file must be writable before a job of hours starts, not after.
+bool writable_target(const std::string& path, const char* option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::absolute(path, ec).parent_path();
+  if (!fs::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
+    std::cerr << "npu-doctor: run: " << option << " " << path << ": directory " << parent.string()
+              << " does not exist or is not writable\n";
+    return false;
+  }
+  return true;
+}
+
+RenderOptions stderr_render_options(const GlobalOptions& g) {
+  RenderOptions o = render_options(g, false);
+  if (g.color == "auto") {
+    const char* no_color = std::getenv("NO_COLOR");
+    const char* term = std::getenv("TERM");
+    o.color = isatty(STDERR_FILENO) != 0 && (no_color == nullptr || *no_color == '\0') &&
+              !(term != nullptr && std::string(term) == "dumb");
+  }
+  return o;
+}
+
+void write_bundle(const GlobalOptions& g, const RunArgs& a, const live::RunOutcome& o, const KnowledgeBase& kb) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // The job's output goes in as two logs (their last part: what was kept while it ran).
+  char tmpl[] = "/tmp/npu-doctor-run-XXXXXX";
+  const char* dir = ::mkdtemp(tmpl);
+  bundle::BundleOptions b;
+  b.output = a.bundle;
+  if (dir != nullptr) {
+    for (const auto& [name, text] : {std::pair<std::string, const std::string*>{"job-stdout.log", &o.stdout_tail},
+                                     {"job-stderr.log", &o.stderr_tail}}) {
+      const std::string path = std::string(dir) + "/" + name;
+      std::ofstream(path, std::ios::binary) << *text;
+      b.log_paths.push_back(path);
+    }
+  }
+  b.log_paths.insert(b.log_paths.end(), o.files_read.begin(), o.files_read.end());
+  b.default_logs = false;
+  b.identity = checks::current_process_identity();
+  b.lang = render_options(g, false).lang;
+  b.cache_dir = cache_dir();
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    if (const auto eq = kv.find('='); eq != std::string::npos) b.environment[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  const bundle::BundleResult r = bundle::collect_bundle(b, kb);
+  if (dir != nullptr) fs::remove_all(dir, ec);
+  if (r.written) {
+    std::cerr << "npu-doctor: bundle written: " << r.path << " (" << r.members << " files)\n";
+  } else {
+    std::cerr << "npu-doctor: run: the bundle could not be written: " << r.error << "\n";
+  }
+}
+
+int run(const GlobalOptions& g, const RunArgs& a) {
+  live::RunSettings s;
+  s.job.argv = a.command;
+  if (a.command.empty()) {
+    std::cerr << "npu-doctor: run: give the command after --, e.g. npu-doctor run -- python3 train.py\n";
+    return kUsage;
+  }
+  auto duration = [](const std::string& text, const char* option) -> std::optional<std::chrono::milliseconds> {
+    const auto us = parse_duration_us(text);
+    if (!us || *us <= 0) {
+      std::cerr << "npu-doctor: run: " << option << " '" << text << "' is not a duration (e.g. 30s, 10m, 1h)\n";
+      return std::nullopt;
+    }
+    return std::chrono::milliseconds(*us / 1000);
+  };
+  if (!a.hang_after.empty()) {
+    s.hang_after = duration(a.hang_after, "--hang-after");
+    if (!s.hang_after) return kUsage;
+  } else if (a.kill_on_hang) {
+    std::cerr << "npu-doctor: run: --kill-on-hang needs --hang-after DURATION\n";
+    return kUsage;
+  }
+  const auto grace = duration(a.kill_grace, "--kill-grace");
+  const auto interval = duration(a.poll_interval, "--poll-interval");
+  if (!grace || !interval) return kUsage;
+  if (!a.output.empty() && a.output != "-" && !writable_target(a.output, "-o")) return kUsage;
+  if (!a.bundle.empty() && !writable_target(a.bundle, "--bundle-on-failure")) return kUsage;
+
+  auto kb = load_kb(g, std::cerr);
+  std::vector<KbProblem> problems;
+  Diagnoser diagnoser(*kb, problems, cache_dir());
+  for (const auto& p : problems) print_problem(p, std::cerr);
+
+  s.job.pty_stdout = !a.no_pty && isatty(STDOUT_FILENO) != 0;
+  s.job.pty_stderr = !a.no_pty && isatty(STDERR_FILENO) != 0;
+  if (!a.no_plog) s.plog_roots = a.plog_dirs.empty() ? live::default_plog_roots() : a.plog_dirs;
+  s.poll = a.poll;
+  s.poll_interval = *interval;
+  s.kill_on_hang = a.kill_on_hang;
+  s.kill_grace = *grace;
+  s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
+  s.scan.tail_lines = a.tail;
+  if (!a.bundle.empty()) s.keep_output_bytes = 8u << 20;
+  const RenderOptions to_stderr = stderr_render_options(g);
+  s.note = [](const std::string& text) { std::cerr << "npu-doctor: " << text << "\n"; };
+  std::string hang_root;  // the root cause the hang report named, not to print twice
+  s.on_hang = [&](const DiagnosisReport& report, std::chrono::milliseconds silent,
+                  const live::RunSettings::StreamTails& tails) {
+    hang_root = report.root_finding() != nullptr ? finding_key(*report.root_finding()) : "";
+    std::cerr << "npu-doctor: `" << live::shell_words(a.command) << "` printed nothing and its plogs did not grow for "
+              << live::human_duration(silent) << ": it looks hung.\n";
+    for (const auto& [stream, lines] : tails) {
+      if (lines.empty()) continue;
+      std::cerr << "  last lines of " << stream << ":\n";
+      const std::size_t width = std::to_string(lines.back().line).size();
+      for (const auto& l : lines) {
+        const std::string n = std::to_string(l.line);
+        std::cerr << "    " << std::string(width - std::min(width, n.size()), ' ') << n << "  " << l.text << "\n";
+      }
+    }
+    std::cerr << "npu-doctor: what its output and logs show so far:\n";
+    render_diagnosis_text(report, to_stderr, std::cerr);
+    std::cerr.flush();
+  };
+
+  const live::RunOutcome o = live::run_job(s, diagnoser.matcher(), *kb);
+  if (!o.started) {
+    std::cerr << "npu-doctor: run: cannot run " << o.error << "\n";
+    return o.exit_status();
+  }
+  if (!o.error.empty()) std::cerr << "npu-doctor: run: " << o.error << "\n";
+  if (o.failed() && !o.ended_by_closed_pipe()) {
+    const Finding* root = o.report.root_finding();
+    if (o.hung && root != nullptr && finding_key(*root) == hang_root) {
+      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << "; the diagnosis is the one above\n";
+    } else if (o.ended_as_asked() && root == nullptr) {
+      // Ctrl-C on a healthy job: it ended as asked, there is nothing to diagnose.
+      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << " (" << live::signal_name(o.forwarded_signal)
+                << " passed on to it); nothing wrong in its output or plogs\n";
+    } else {
+      live::render_run_report(a.command, o, "text", to_stderr, std::cerr);
+    }
+    std::cerr.flush();
+  }
+  if (!a.output.empty()) {
+    const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
+    write_output(a.output, [&](std::ostream& out) { live::render_run_report(a.command, o, a.format, ro, out); },
+                 std::cerr);
+  }
+  if (o.failed() && !a.bundle.empty()) write_bundle(g, a, o, *kb);
+  return o.exit_status();
+}
+
+}  // namespace
+
+void setup_run(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Run a job, pass its output through, and print the diagnosis of this run when it fails or hangs");
+  cmd->add_option("command", args->command,
+                  "The job and its arguments, after -- (e.g. -- torchrun --nproc_per_node 8 train.py)")
+      ->required();
+  cmd->add_option("-f,--format", args->format, "Format of -o FILE: text, json, markdown, html")
+      ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
+  cmd->add_option("-o,--output", args->output,
+                  "Also write the diagnosis to FILE, whether the job fails or not (- for stdout, after the job's output)")
+      ->type_name("FILE");
+  cmd->add_option("--bundle-on-failure", args->bundle,
+                  "When the job fails, write a bug-report bundle (npu-doctor bundle) with its output and plogs to FILE")
+      ->type_name("FILE");
+  cmd->add_option("--hang-after", args->hang_after,
+                  "No output from the job and no plog growth for this long is a hang: report it (e.g. 30m)")
+      ->type_name("DURATION");
+  cmd->add_flag("--kill-on-hang", args->kill_on_hang,
+                "After reporting a hang, end the job: SIGTERM to its process group, SIGKILL after --kill-grace");
+  cmd->add_option("--kill-grace", args->kill_grace, "Time between SIGTERM and SIGKILL with --kill-on-hang (default 10s)")
+      ->type_name("DURATION");
+  cmd->add_option("--plog-dir", args->plog_dirs,
+                  "Follow the plog files in DIR (repeatable) instead of $ASCEND_PROCESS_LOG_PATH, "
+                  "$ASCEND_WORK_PATH/log/debug or ~/ascend/log/debug")
+      ->type_name("DIR");
+  cmd->add_flag("--no-plog", args->no_plog, "Scan only the job's output, follow no plog files");
+  cmd->add_flag("--poll", args->poll, "Poll the plog folders instead of using inotify");
+  cmd->add_option("--poll-interval", args->poll_interval, "How often to poll (default 1s)")->type_name("DURATION");
+  cmd->add_flag("--no-pty", args->no_pty, "Give the job pipes even when our stdout or stderr is a terminal");
+  cmd->add_option("--tail", args->tail, "Last lines of each stream shown in a hang report (default 10)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
+  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
+  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
+  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+      ->check(CLI::Range(1, 1000));
+  cmd->footer(
+      "The job's stdout and stderr pass through unchanged; SIGINT, SIGTERM, SIGHUP and SIGQUIT go to its process group.\n"
+      "The diagnosis is printed on stderr when the job exits non-zero or is killed; a job that succeeds gets no "
+      "report unless -o is given.\n"
+      "Exit status: the job's (128 + the signal when a signal ended it), 126 the command cannot be run, 127 not "
+      "found, 2 usage error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli

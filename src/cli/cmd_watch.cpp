@@ -1,0 +1,233 @@
+// npu-doctor watch PATH...: follow growing logs and folders and report each new
+// incident's root cause as soon as it appears (docs/run-watch.md).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common.hpp"
+#include "exit_codes.hpp"
+#include "live/incident_output.hpp"
+#include "live/watcher.hpp"
+#include "npu_doctor/diagnosis.hpp"
+#include "render/prometheus/prometheus_render.hpp"
+
+namespace npu_doctor::cli {
+namespace {
+
+struct WatchArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output;
+  bool until_root_cause = false;
+  std::string exec;
+  std::string exec_timeout = "30s";
+  bool from_start = false;
+  bool poll = false;
+  std::string poll_interval = "1s";
+  std::string settle = "1s";
+  std::string quiet_gap = "10m";
+  std::size_t before = 8;
+  std::size_t after = 4;
+  std::optional<std::size_t> context;
+  std::size_t max_evidence = 3;
+};
+
+std::string host_name() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return {};
+  return buf;
+}
+
+int run(const GlobalOptions& g, const WatchArgs& a) {
+  auto duration = [](const std::string& text, const char* option) -> std::optional<std::chrono::milliseconds> {
+    const auto us = parse_duration_us(text);
+    if (!us || *us < 0) {
+      std::cerr << "npu-doctor: watch: " << option << " '" << text << "' is not a duration (e.g. 1s, 500ms, 10m)\n";
+      return std::nullopt;
+    }
+    return std::chrono::milliseconds(*us / 1000);
+  };
+  const auto interval = duration(a.poll_interval, "--poll-interval");
+  const auto settle = duration(a.settle, "--settle");
+  const auto gap = duration(a.quiet_gap, "--quiet-gap");
+  const auto exec_timeout = duration(a.exec_timeout, "--exec-timeout");
+  if (!interval || !settle || !gap || !exec_timeout) return kUsage;
+  if (interval->count() < 10) {
+    std::cerr << "npu-doctor: watch: --poll-interval must be at least 10ms\n";
+    return kUsage;
+  }
+  if (a.format == "prometheus" && (a.output.empty() || a.output == "-")) {
+    std::cerr << "npu-doctor: watch: -f prometheus keeps a file current: give -o FILE (the textfile collector's "
+                 "directory)\n";
+    return kUsage;
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Text and JSON go to stdout or are appended to -o FILE; prometheus rewrites FILE.
+  std::ofstream appended;
+  if (!a.output.empty() && a.output != "-" && a.format != "prometheus") {
+    appended.open(a.output, std::ios::binary | std::ios::app);
+    if (!appended) {
+      std::cerr << "npu-doctor: watch: cannot write " << a.output << "\n";
+      return kUsage;
+    }
+  } else if (a.format == "prometheus") {
+    const fs::path parent = fs::absolute(a.output, ec).parent_path();
+    if (!fs::is_directory(parent, ec)) {
+      std::cerr << "npu-doctor: watch: -o " << a.output << ": directory " << parent.string() << " does not exist\n";
+      return kUsage;
+    }
+  }
+  // An incident leaves in one write, so a reader of a pipe never sees half a JSON line.
+  bool out_ok = true;
+  auto emit = [&](const std::string& text) {
+    if (appended.is_open()) {
+      appended << text;
+      appended.flush();
+      out_ok = static_cast<bool>(appended);
+      return;
+    }
+    for (std::string_view rest = text; !rest.empty() && out_ok;) {
+      const ssize_t w = ::write(STDOUT_FILENO, rest.data(), rest.size());
+      if (w > 0) {
+        rest.remove_prefix(static_cast<std::size_t>(w));
+      } else if (w < 0 && errno != EINTR) {
+        out_ok = false;
+      }
+    }
+  };
+
+  auto kb = load_kb(g, std::cerr);
+  std::vector<KbProblem> problems;
+  Diagnoser diagnoser(*kb, problems, cache_dir());
+  for (const auto& p : problems) print_problem(p, std::cerr);
+
+  live::WatchSettings s;
+  s.follow.roots = a.paths;
+  s.follow.from_start = a.from_start;
+  s.follow.polling = a.poll;
+  s.follow.poll_interval = *interval;
+  // Our own report file is never one of the logs we follow.
+  const fs::path own = a.output.empty() || a.output == "-" ? fs::path() : fs::weakly_canonical(a.output, ec);
+  s.follow.accept = [own](const std::string& path) {
+    if (own.empty()) return true;
+    std::error_code e;
+    const fs::path p = fs::weakly_canonical(path, e);
+    return p != own && p.string() != own.string() + ".tmp." + std::to_string(getpid());
+  };
+  s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
+  s.settle = *settle;
+  s.max_wait = std::max(std::chrono::milliseconds(10000), 5 * *settle);
+  s.quiet_gap = *gap;
+  s.until_root_cause = a.until_root_cause;
+
+  const RenderOptions ro = render_options(g, !appended.is_open() && a.format == "text");
+  const std::string host = host_name();
+  prometheus::WatchState metrics;
+  metrics.kb_version = kb->version();
+  std::optional<DiagnosisReport> last;
+  const live::FileFollower* follower = nullptr;
+  auto write_metrics = [&] {
+    if (a.format != "prometheus") return;
+    metrics.files_followed = follower != nullptr ? follower->files_followed() : 0;
+    metrics.last = last ? &*last : nullptr;
+    write_output(
+        a.output, [&](std::ostream& o) { prometheus::render_watch(metrics, {"watch", prometheus::now_seconds()}, o); },
+        std::cerr);
+  };
+
+  s.on_ready = [&](const live::FileFollower& f) {
+    follower = &f;
+    std::cerr << "npu-doctor: watching";
+    for (const auto& p : a.paths) {
+      std::cerr << " " << p;
+      if (!fs::exists(p, ec)) std::cerr << " (not there yet)";
+    }
+    std::cerr << ": " << f.files_followed() << " file(s), " << f.mode() << "; new incidents follow\n";
+    write_metrics();
+  };
+  s.on_incident = [&](const live::WatchIncident& inc) {
+    std::string json;
+    if (a.format == "json" || !a.exec.empty()) json = live::incident_json_line(inc, ro, host);
+    if (a.format == "json") {
+      emit(json + "\n");
+    } else if (a.format == "text") {
+      std::ostringstream text;
+      live::render_incident_text(inc, ro, text);
+      emit(text.str());
+    } else {
+      const Finding* root = inc.report.root_finding();
+      std::cerr << "npu-doctor: incident " << inc.number << ": " << root->entry->id
+                << (root->code.empty() ? "" : " " + root->code) << ": " << root->entry->title.get(ro.lang) << " ("
+                << root->first().path << ":" << root->first().line << ")\n";
+    }
+    ++metrics.incidents;
+    metrics.last_incident_seconds = prometheus::now_seconds();
+    last = inc.report;
+    write_metrics();
+    if (!a.exec.empty()) live::run_incident_hook(a.exec, inc, json, *exec_timeout, std::cerr);
+    return out_ok;  // stdout closed: nobody reads us any more
+  };
+
+  const live::WatchEnd end = live::run_watch(s, diagnoser.matcher(), *kb);
+  if (end == live::WatchEnd::root_cause) return kFindings;
+  if (end == live::WatchEnd::error) {
+    std::cerr << "npu-doctor: watch: waiting for events failed\n";
+    return kInternal;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto args = std::make_shared<WatchArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "watch", "Follow growing logs and plog folders and report each new incident's root cause as it appears");
+  cmd->add_option("paths", args->paths,
+                  "Log files or directories (followed recursively: new files, growth, rotation, truncation); they "
+                  "may appear later")
+      ->required();
+  cmd->add_option("-f,--format", args->format,
+                  "text (default), json (one npu-doctor/incident/v1 object per line), prometheus (keeps -o FILE "
+                  "current for node_exporter)")
+      ->check(CLI::IsMember({"text", "json", "prometheus"}));
+  cmd->add_option("-o,--output", args->output,
+                  "Append incidents to FILE instead of stdout; with -f prometheus, the textfile to keep current")
+      ->type_name("FILE");
+  cmd->add_flag("--until-root-cause", args->until_root_cause, "Stop at the first incident with a root cause (exit 1)");
+  cmd->add_option("--exec", args->exec,
+                  "Run this shell command for each incident, its JSON on stdin (alerting hooks)")
+      ->type_name("CMD");
+  cmd->add_option("--exec-timeout", args->exec_timeout, "Kill an --exec command after this long (default 30s)")
+      ->type_name("DURATION");
+  cmd->add_flag("--from-start", args->from_start,
+                "Also read what the files hold already (default: only what is written from now on)");
+  cmd->add_flag("--poll", args->poll, "Poll instead of using inotify (inotify is not used on network file systems anyway)");
+  cmd->add_option("--poll-interval", args->poll_interval, "How often to poll (default 1s)")->type_name("DURATION");
+  cmd->add_option("--settle", args->settle,
+                  "Report an incident once no new error has come for this long (default 1s)")
+      ->type_name("DURATION");
+  cmd->add_option("--quiet-gap", args->quiet_gap,
+                  "Errors that repeat the last incident's are the same incident unless the logs were free of errors "
+                  "this long (default 10m)")
+      ->type_name("DURATION");
+  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
+  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
+  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
+  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+      ->check(CLI::Range(1, 1000));
+  cmd->footer(
+      "Runs until SIGINT, SIGTERM or SIGHUP (an incident still settling is reported first).\n"
+      "Exit status: 0 stopped by a signal, 1 a root cause with --until-root-cause, 2 usage error, 3 internal error.");
+  cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
+}
+
+}  // namespace npu_doctor::cli
