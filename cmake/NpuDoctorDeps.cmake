@@ -8,6 +8,13 @@ find_package(yaml-cpp REQUIRED)                                 # knowledge-base
 find_package(nlohmann_json 3.10 REQUIRED)                       # JSON output contract
 find_package(CLI11 REQUIRED)                                    # command line
 find_package(Threads REQUIRED)
+# liblinear (liblinear-dev) trains the word fallback's model at build time (npu-doctor-wordc);
+# npu-doctor itself only scores the embedded model and never links it.
+find_path(LIBLINEAR_INCLUDE_DIR linear.h PATH_SUFFIXES liblinear REQUIRED)
+find_library(LIBLINEAR_LIBRARY NAMES linear REQUIRED)
+add_library(npu_doctor::linear INTERFACE IMPORTED)
+target_include_directories(npu_doctor::linear INTERFACE ${LIBLINEAR_INCLUDE_DIR})
+target_link_libraries(npu_doctor::linear INTERFACE ${LIBLINEAR_LIBRARY})
 
 if(NOT TARGET yaml-cpp::yaml-cpp)
   add_library(yaml-cpp::yaml-cpp INTERFACE IMPORTED)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "npu_doctor/cluster.hpp"
@@ -79,12 +80,16 @@ void conclude_incident(IncidentReport& incident, const std::vector<InputReport>&
                        const ClusterOptions& cluster);
 
 class KbMatcher;
+class WordFallback;
 
 class Diagnoser {
  public:
   // Compiles the knowledge base for scanning; problems with patterns go to `problems`.
   // `cache_dir`, when given, keeps the compiled pattern database between runs.
-  Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir = {});
+  // `word_model`: the word fallback's model (bytes of words.model); nullopt = the one
+  // embedded in the binary, an empty view = no fallback.
+  Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir = {},
+            std::optional<std::string_view> word_model = std::nullopt);
   ~Diagnoser();
   Diagnoser(const Diagnoser&) = delete;
   Diagnoser& operator=(const Diagnoser&) = delete;
@@ -95,6 +100,7 @@ class Diagnoser {
 
  private:
   const KnowledgeBase& kb_;
+  std::unique_ptr<WordFallback> words_;  // the embedded word model; null when off
   std::unique_ptr<KbMatcher> matcher_;
 };
 

@@ -13,4 +13,7 @@ struct EmbeddedFile {
 // The knowledge base shipped with this build (kb/*.yaml).
 std::span<const EmbeddedFile> embedded_knowledge_base();
 
+// The word fallback's model trained from it (words.model; empty in the build tools).
+std::span<const EmbeddedFile> embedded_word_model();
+
 }  // namespace npu_doctor

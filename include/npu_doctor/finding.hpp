@@ -33,6 +33,14 @@ struct Evidence {
   std::vector<ContextLine> after;
 };
 
+// How the word fallback classified a line no knowledge-base entry claims
+// (docs/root-cause.md, "The word fallback").
+struct WordGuess {
+  double probability = 0;     // of the finding's category, for its first line
+  double root_threshold = 1;  // the model's: below it the finding is a warning
+  bool confident() const { return probability >= root_threshold; }
+};
+
 struct Finding {
   const Entry* entry = nullptr;
   std::string code;
@@ -45,6 +53,8 @@ struct Finding {
   bool only_on_low_level_lines = true;
   // Set when a context rule read the finding as another entry: the entry it was matched as.
   const Entry* read_from = nullptr;
+  // Set for the word fallback's findings (entries `words.<category>`) only.
+  std::optional<WordGuess> words;
 
   // Set by the root-cause analysis.
   Role effective_role = Role::cause;  // the entry's role after cause/symptom reasoning
@@ -54,7 +64,7 @@ struct Finding {
 };
 
 // The entry's severity, capped at warning when every occurrence was on a low-level line
-// (unless the entry is `any_level`).
+// (unless the entry is `any_level`) and for a word-fallback finding below its threshold.
 Severity effective_severity(const Finding& f);
 
 // A finding raised by an analysis (check, mem ...) rather than matched in a log: the
@@ -65,5 +75,9 @@ Finding make_finding(const Entry& entry, Evidence evidence, std::string code = {
 // Identity of a finding inside a report: "<entry id>" or "<entry id>#<code>" when a
 // family entry (a code range) was matched by a concrete code.
 std::string finding_key(const Finding& f);
+
+// The finding's title in `lang`; a word-fallback finding's carries its probability:
+// "Unrecognised error; its words point to memory (p = 0.82)".
+std::string finding_title(const Finding& f, Lang lang);
 
 }  // namespace npu_doctor

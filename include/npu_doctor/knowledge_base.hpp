@@ -154,8 +154,9 @@ struct Extractor {
 
 // How specifically a line was recognised; higher beats lower in root-cause selection.
 // A catalogue message (a format from the sources) says more than a code family and less
-// than an exact code or a hand-written message.
-enum class Specificity { unknown_code = 0, code_family = 1, source_message = 2, exact_code = 3, message = 4 };
+// than an exact code or a hand-written message. `words`: no entry recognised the line; the
+// word fallback classified it by its words.
+enum class Specificity { words = -1, unknown_code = 0, code_family = 1, source_message = 2, exact_code = 3, message = 4 };
 
 struct CodeResolution {
   const Entry* entry = nullptr;

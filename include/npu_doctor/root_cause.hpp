@@ -13,6 +13,8 @@
 //     moment the seed's category order (driver and firmware, memory, communication...).
 //  The other errors of that block, symptoms and wrappers are marked `symptom_of` the root
 //  cause; error-level causes outside the block are listed as independent.
+//  The word fallback's findings (Finding::words) take part only when no entry found any
+//  error, and then only those whose probability clears the model's threshold.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -30,6 +32,7 @@ struct RootCauseDecision {
     explained_by_hint,  // a hint explains the error that would have been chosen (rule 2)
     cluster_culprit,    // the cross-rank analysis named the culprit rank's error
     oom_classified,     // the allocator's numbers on an out-of-memory line classify it (as `mem analyze` does)
+    words,              // no entry found an error; the word fallback's confident guess
   };
   std::size_t finding = 0;              // index into the findings
   Basis basis = Basis::sole_error;

@@ -492,7 +492,7 @@ void Collector::run_diagnose() {
   }
   if (const Finding* root = report.root_finding()) {
     std::string text = root->entry->id + (root->code.empty() ? "" : " (" + root->code + ")") + ": " +
-                       root->entry->title.get(o_.lang) + "\n";
+                       finding_title(*root, o_.lang) + "\n";
     const Evidence& e = root->first();
     text += "\n" + e.path + ":" + std::to_string(e.line) + "\n";
     for (const auto& c : e.before) text += "  " + c.text + "\n";

@@ -12,7 +12,9 @@
 #include "kb_matcher.hpp"
 #include "npu_doctor/context_meaning.hpp"
 #include "npu_doctor/diagnosis.hpp"
+#include "npu_doctor/embedded_files.hpp"
 #include "scanner.hpp"
+#include "word_fallback.hpp"
 
 namespace npu_doctor {
 
@@ -22,8 +24,24 @@ bool DiagnosisReport::any_input_scanned() const {
   });
 }
 
-Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir)
-    : kb_(kb), matcher_(KbMatcher::build(kb, problems, cache_dir)) {
+namespace {
+
+std::unique_ptr<WordFallback> word_fallback(const KnowledgeBase& kb, std::optional<std::string_view> model) {
+  if (!model) {
+    const auto files = embedded_word_model();
+    if (files.empty()) return nullptr;
+    model = files.front().content;
+  }
+  return model->empty() ? nullptr : WordFallback::create(kb, *model);
+}
+
+}  // namespace
+
+Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir,
+                     std::optional<std::string_view> word_model)
+    : kb_(kb),
+      words_(word_fallback(kb, word_model)),
+      matcher_(KbMatcher::build(kb, problems, cache_dir)) {
   std::string miss;
   if (const std::size_t misses = matcher_->engine_self_test(&miss); misses > 0) {
     problems.push_back({"", 0,
@@ -271,7 +289,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   report.inputs.reserve(inputs.items.size() + inputs.problems.size());
   std::atomic<std::size_t> next_unit{0};
   auto worker = [&] {
-    Scanner scanner(*matcher_, scan);
+    Scanner scanner(*matcher_, scan, words_.get());
     for (std::size_t u; (u = next_unit.fetch_add(1)) < units.size();) {
       const Unit& unit = units[u];
       ItemResult result{{}, FindingCollector(scan.max_evidence), {}};

@@ -1,5 +1,7 @@
 #include "finding_collector.hpp"
 
+#include <cstdio>
+
 namespace npu_doctor {
 
 std::string finding_key(const Finding& f) {
@@ -18,8 +20,19 @@ Finding make_finding(const Entry& entry, Evidence evidence, std::string code) {
   return f;
 }
 
+std::string finding_title(const Finding& f, Lang lang) {
+  std::string t = f.entry->title.get(lang);
+  if (f.words) {
+    char p[16];
+    std::snprintf(p, sizeof p, "%.2f", f.words->probability);
+    t += std::string(" (p = ") + p + ")";
+  }
+  return t;
+}
+
 Severity effective_severity(const Finding& f) {
   const Severity s = f.entry->severity;
+  if (f.words && !f.words->confident() && s >= Severity::warning) return Severity::warning;
   if (s >= Severity::error && f.only_on_low_level_lines && !f.entry->any_level) return Severity::warning;
   return s;
 }
@@ -32,6 +45,7 @@ std::optional<FindingCollector::Slot> FindingCollector::record(const LineHit& hi
   auto [it, inserted] = index_.emplace(key, findings_.size());
   if (inserted) {
     probe.specificity = hit.specificity;
+    probe.words = hit.words;
     findings_.push_back(std::move(probe));
   }
   Finding& f = findings_[it->second];

@@ -12,12 +12,14 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "line_index.hpp"
+#include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/line_info.hpp"
 #include "pattern_set.hpp"
@@ -33,6 +35,7 @@ struct LineHit {
   std::vector<std::pair<std::string, std::string>> captures;
   std::size_t begin = 0;  // match position within the line
   std::size_t end = 0;
+  std::optional<WordGuess> words;  // set by the word fallback (Specificity::words)
 };
 
 class KbMatcher {

@@ -94,10 +94,11 @@ struct Scanner::BlockState {
   uint64_t first_line = 1;             // line number of the block's first byte
   std::deque<ContextLine> tail;        // last lines before this block
   std::vector<Pending> pending;
+  std::size_t words_left = WordFallback::kMaxLinesPerInput;  // lines the word fallback may still read
 };
 
-Scanner::Scanner(const KbMatcher& matcher, const ScanOptions& options)
-    : matcher_(matcher), options_(options), scratch_(matcher.gate().make_scratch()) {}
+Scanner::Scanner(const KbMatcher& matcher, const ScanOptions& options, const WordFallback* words)
+    : matcher_(matcher), options_(options), words_(words), scratch_(matcher.gate().make_scratch()) {}
 
 std::string Scanner::context_text(std::string_view raw) const {
   return std::string(utf8_prefix(sanitize_line(raw), options_.max_text));
@@ -239,7 +240,9 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
       candidates_.push_back({p, 0});
     }
   }
-  if (candidates_.empty()) return;
+  // A line no pattern may match is done, unless the word fallback wants to read it.
+  const bool for_words = words_ != nullptr && st.words_left > 0;
+  if (candidates_.empty() && !(for_words && words_->is_candidate(line, find_level(line)))) return;
   const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
   if (line.size() <= kLongLine) {
     std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
@@ -267,6 +270,14 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     }
   }
   dedupe_hits(hits_);
+
+  // The word fallback: an error line that no entry claims (or only a wrapper) is
+  // classified by its words (word_fallback.hpp, docs/root-cause.md).
+  if (for_words && WordFallback::unclaimed(hits_) && words_->is_candidate(line, info.level)) {
+    --st.words_left;
+    if (auto hit = words_->classify(line)) hits_.push_back(std::move(*hit));
+  }
+
   const bool low_level = info.level == LineLevel::info || info.level == LineLevel::debug || info.level == LineLevel::warning;
   for (const LineHit& hit : hits_) {
     record_on_timeline(hit, line_no, line, info, low_level, st);
@@ -292,6 +303,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
 void Scanner::record_on_timeline(const LineHit& hit, uint64_t line_no, std::string_view text, const LineInfo& info,
                                  bool low_level, BlockState& st) const {
   if (st.timeline == nullptr || st.timeline->events.size() >= InputTimeline::kMaxEvents) return;
+  if (hit.words) return;  // a guess from words is no event for the cross-rank analysis
   std::string key = hit.entry->id + "#" + hit.code;
   if (std::find(st.recorded.begin(), st.recorded.end(), key) != st.recorded.end()) return;
   st.recorded.push_back(std::move(key));

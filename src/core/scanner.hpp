@@ -15,6 +15,7 @@
 #include "kb_matcher.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "word_fallback.hpp"
 
 namespace npu_doctor {
 
@@ -40,7 +41,9 @@ struct ScanStart {
 
 class Scanner {
  public:
-  Scanner(const KbMatcher& matcher, const ScanOptions& options);
+  // `words` (optional) classifies error-level lines that passed the gate and that no entry
+  // claims (word_fallback.hpp).
+  Scanner(const KbMatcher& matcher, const ScanOptions& options, const WordFallback* words = nullptr);
 
   // Scans one stream. Fills `report` (bytes, lines, status) and adds hits to `out`.
   void scan(ByteStream& in, std::size_t input_index, InputReport& report, FindingCollector& out,
@@ -68,6 +71,7 @@ class Scanner {
 
   const KbMatcher& matcher_;
   ScanOptions options_;
+  const WordFallback* words_ = nullptr;
   PatternSet::Scratch scratch_;
   std::vector<std::pair<std::size_t, std::size_t>> gate_ends_;  // first-stage (match end, id) in the block
   std::vector<std::size_t> stage1_found_;       // patterns the first stage found on the current line

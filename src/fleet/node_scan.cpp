@@ -47,10 +47,10 @@ NodeSummary scan_node(const Diagnoser& diagnoser, const DiagnoseOptions& options
       for (const auto& in : report.inputs) s.note += "; " + in.path + ": " + in.note;
     }
     s.inputs = std::move(report.inputs);
-    // Log findings only: this node's own cross-rank verdict (a silent rank among its few
-    // ranks) is node 0's to make, over every node.
+    // Log findings only (the word fallback's guesses are read from lines too): this node's
+    // own cross-rank verdict (a silent rank among its few ranks) is node 0's to make.
     for (auto& f : report.findings) {
-      if (f.entry->matches_logs) s.findings.push_back(std::move(f));
+      if (f.entry->matches_logs || f.words) s.findings.push_back(std::move(f));
     }
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -49,12 +49,14 @@ json evidence_json(const Evidence& e) {
 json finding_json(const Finding& f) {
   json ev = json::array();
   for (const auto& e : f.evidence) ev.push_back(evidence_json(e));
-  return {{"entry", f.entry->id},
-          {"code", f.code},
-          {"specificity", static_cast<int>(f.specificity)},
-          {"count", f.count},
-          {"only_on_low_level_lines", f.only_on_low_level_lines},
-          {"evidence", std::move(ev)}};
+  json j = {{"entry", f.entry->id},
+            {"code", f.code},
+            {"specificity", static_cast<int>(f.specificity)},
+            {"count", f.count},
+            {"only_on_low_level_lines", f.only_on_low_level_lines},
+            {"evidence", std::move(ev)}};
+  if (f.words) j["words"] = {{"probability", f.words->probability}, {"threshold", f.words->root_threshold}};
+  return j;
 }
 
 json input_json(const InputReport& in) {
@@ -155,7 +157,9 @@ std::vector<ContextLine> read_context(const json& j, const char* key) {
 
 Specificity read_specificity(const json& j) {
   const int s = num<int>(j, "specificity");
-  if (s < 0 || s > static_cast<int>(Specificity::message)) throw std::out_of_range("specificity out of range");
+  if (s < static_cast<int>(Specificity::words) || s > static_cast<int>(Specificity::message)) {
+    throw std::out_of_range("specificity out of range");
+  }
   return static_cast<Specificity>(s);
 }
 
@@ -193,6 +197,10 @@ std::vector<Finding> read_findings(const json& j, const char* key, const Knowled
     finding.specificity = read_specificity(f);
     finding.count = num<uint64_t>(f, "count");
     finding.only_on_low_level_lines = f.value("only_on_low_level_lines", false);
+    if (f.contains("words")) {
+      const json& w = object(f.at("words"), "a word guess");
+      finding.words = WordGuess{num<double>(w, "probability"), num<double>(w, "threshold")};
+    }
     for (const auto& e : array_at(f, "evidence")) finding.evidence.push_back(read_evidence(object(e, "evidence")));
     if (finding.evidence.empty()) continue;  // a finding without evidence cannot be shown
     out.push_back(std::move(finding));

@@ -1,5 +1,7 @@
 #include "finding_json.hpp"
 
+#include <cmath>
+
 namespace npu_doctor::render_detail {
 namespace {
 
@@ -28,6 +30,8 @@ json evidence_json(const Evidence& e) {
   return j;
 }
 
+double rounded_probability(double p) { return std::round(p * 1000.0) / 1000.0; }
+
 json finding_json(const Finding& f, Lang lang) {
   const Entry& e = *f.entry;
   json j;
@@ -39,12 +43,18 @@ json finding_json(const Finding& f, Lang lang) {
   if (!e.name.empty()) j["name"] = e.name;
   j["severity"] = to_string(effective_severity(f));
   j["role"] = to_string(f.effective_role);
-  j["title"] = e.title.get(lang);
+  j["title"] = finding_title(f, lang);
   j["cause"] = e.cause_text().get(lang);
   json rem = json::array();
   for (const auto& r : e.remedy_texts()) rem.push_back(r.get(lang));
   j["remedies"] = rem;
   if (!e.references.empty()) j["references"] = e.references;
+  if (f.words) {
+    // Recognised by no entry: the word fallback's guess (docs/root-cause.md).
+    j["kind"] = "words";
+    j["probability"] = rounded_probability(f.words->probability);
+    j["threshold"] = rounded_probability(f.words->root_threshold);
+  }
   j["count"] = f.count;
   json ev = json::array();
   for (const auto& x : f.evidence) ev.push_back(evidence_json(x));

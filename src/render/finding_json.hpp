@@ -10,5 +10,7 @@ namespace npu_doctor::render_detail {
 
 nlohmann::ordered_json evidence_json(const Evidence& e);
 nlohmann::ordered_json finding_json(const Finding& f, Lang lang);
+// A probability as the JSON shows it: three decimals.
+double rounded_probability(double p);
 
 }  // namespace npu_doctor::render_detail

@@ -32,7 +32,7 @@ void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   }
   const Entry& e = *f->entry;
   out << "<div class=\"card\" id=\"verdict\" data-rule=\"" << html_escape(e.id) << "\"><h2>"
-      << html_escape(ui::get(Text::root_cause, lang)) << ": <span id=\"root-cause\">" << html_escape(e.title.get(lang))
+      << html_escape(ui::get(Text::root_cause, lang)) << ": <span id=\"root-cause\">" << html_escape(finding_title(*f, lang))
       << "</span></h2>\n<p><span class=\"tag\">" << to_string(e.category) << "</span> ";
   if (!f->code.empty()) out << "<span class=\"tag\">" << html_escape(f->code) << "</span> ";
   out << "<span class=\"muted\">rule " << html_escape(e.id) << "</span></p>\n";

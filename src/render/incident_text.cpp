@@ -81,7 +81,7 @@ void render_incident_summary(const DiagnosisReport& r, const RenderOptions& o, s
       return;
     }
     out << to_string(f->entry->category) << '\t' << f->entry->id << '\t' << (f->code.empty() ? "-" : f->code) << '\t'
-        << render_detail::location(f->first()) << '\t' << f->entry->title.get(o.lang) << "\n";
+        << render_detail::location(f->first()) << '\t' << finding_title(*f, o.lang) << "\n";
   };
   if (r.incidents.empty()) {
     std::size_t scanned = 0;

@@ -29,10 +29,11 @@ json root_cause_json(const std::vector<Finding>& findings, const std::optional<R
   rc["key"] = finding_key(f);
   rc["code"] = f.code.empty() ? json(nullptr) : json(f.code);
   rc["layer"] = f.entry->layer;
-  rc["title"] = f.entry->title.get(lang);
+  rc["title"] = finding_title(f, lang);
   rc["reason"] = reason_text(findings, root, cluster, lang, nullptr);
   rc["basis"] = basis_name(root->basis);
   if (root->explained) rc["explains"] = finding_key(findings[*root->explained]);
+  if (f.words) rc["probability"] = rounded_probability(f.words->probability);
   rc["evidence"] = evidence_json(f.first());
   return rc;
 }

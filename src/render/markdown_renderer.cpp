@@ -33,7 +33,7 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
   if (root) {
     const Finding& f = findings[root->finding];
     const Entry& e = *f.entry;
-    out << "### " << ui::get(Text::root_cause, lang) << ": " << e.title.get(lang) << "\n\n";
+    out << "### " << ui::get(Text::root_cause, lang) << ": " << finding_title(f, lang) << "\n\n";
     out << "- **" << ui::get(Text::category, lang) << "**: `" << to_string(e.category) << "`";
     if (!f.code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f.code << "`";
     out << " · rule `" << e.id << "`\n";

@@ -9,7 +9,7 @@ namespace npu_doctor::render_detail {
 std::string location(const Evidence& e) { return e.path + ":" + std::to_string(e.line); }
 
 std::string short_label(const Finding& f, Lang lang) {
-  const std::string& title = f.entry->title.get(lang);
+  const std::string title = finding_title(f, lang);
   if (f.code.empty()) return title;
   return f.code + " " + title;
 }
@@ -42,6 +42,7 @@ std::string_view basis_name(RootCauseDecision::Basis b) {
     case RootCauseDecision::Basis::explained_by_hint: return "explained_by_hint";
     case RootCauseDecision::Basis::cluster_culprit: return "cluster_culprit";
     case RootCauseDecision::Basis::oom_classified: return "oom_classified";
+    case RootCauseDecision::Basis::words: return "words";
   }
   return "sole_error";
 }

@@ -1,6 +1,7 @@
 // Why the root cause was chosen, as a sentence in English or Chinese. It says how the
 // root cause was chosen and how many findings follow from it; which ones, is said once,
 // by each finding's relation (the report's lists, the JSON's findings[].relation).
+#include <cstdio>
 #include <string>
 
 #include "../analyzers/memory/byte_size.hpp"
@@ -74,6 +75,17 @@ std::string reason_text(const std::vector<Finding>& findings, const std::optiona
              : "It is the most specific of the " + std::to_string(d.block_size) +
                    " errors in the first failure block (around " + loc + ").";
       break;
+    case B::words: {
+      char p[64];
+      std::snprintf(p, sizeof p, "p = %.2f, %s %.2f", f.words ? f.words->probability : 0.0, zh ? "阈值" : "threshold",
+                    f.words ? f.words->root_threshold : 0.0);
+      const std::string cat(to_string(f.entry->category));
+      s = zh ? "知识库没有识别出任何错误；" + loc + " 处未识别的错误行，其用词指向 " + cat + "（" + p +
+                   "）。这只是线索，不是诊断：请阅读这一行。"
+             : "No knowledge-base entry recognises an error here; the words of the unrecognised error line at " + loc +
+                   " point to " + cat + " (" + p + "). It is a lead, not a diagnosis: read the line.";
+      break;
+    }
     case B::cluster_culprit:
       s = cluster ? cluster_reason(*cluster, lang) : std::string();
       break;

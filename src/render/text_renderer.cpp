@@ -99,7 +99,7 @@ void print_root(const Ctx& c, const View& v) {
   const Finding& f = v.findings[v.root->finding];
   const Entry& e = *f.entry;
   const Lang lang = c.o.lang;
-  c.out << c.st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + e.title.get(lang)) << "  "
+  c.out << c.st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
         << c.st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
   c.paragraph(ui::get(Text::why, lang), render_detail::reason_text(v.findings, v.root, v.cluster, lang, &c.names));
   const Evidence& ev = f.first();

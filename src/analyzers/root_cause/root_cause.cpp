@@ -58,10 +58,16 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
     f.effective_role = f.entry->role;
     f.symptom_of.clear();
   }
+  // The word fallback's guesses take part only when no entry found an error (a guess below
+  // its threshold is a warning, so not eligible at all).
   std::vector<std::size_t> errors;
+  std::vector<std::size_t> guesses;
   for (std::size_t i = 0; i < findings.size(); ++i) {
-    if (eligible(findings[i]) && findings[i].entry->role != Role::hint) errors.push_back(i);
+    if (!eligible(findings[i]) || findings[i].entry->role == Role::hint) continue;
+    (findings[i].words ? guesses : errors).push_back(i);
   }
+  const bool from_words = errors.empty() && !forced;
+  if (from_words) errors = guesses;
   if (errors.empty()) return std::nullopt;
 
   // Rule 3: demote findings that are symptoms of a category some cause has.
@@ -121,9 +127,10 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
   RootCauseDecision d;
   d.finding = chosen;
   d.block_size = block.size();
-  d.basis = errors.size() == 1 ? RootCauseDecision::Basis::sole_error
-            : block.size() > 1 ? RootCauseDecision::Basis::most_specific
-                               : RootCauseDecision::Basis::earliest_decisive;
+  d.basis = from_words           ? RootCauseDecision::Basis::words
+            : errors.size() == 1 ? RootCauseDecision::Basis::sole_error
+            : block.size() > 1   ? RootCauseDecision::Basis::most_specific
+                                 : RootCauseDecision::Basis::earliest_decisive;
   if (forced && *forced < findings.size()) {
     // The cross-rank analysis knows better than time order across unsynchronised hosts.
     d.finding = *forced;
@@ -156,11 +163,14 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
     const bool follows = (d.explained && i == *d.explained) || explains(*root.entry, *f.entry) ||
                          symptom_of_category(*f.entry, root.entry->category) ||
                          roles[i] == Role::symptom || roles[i] == Role::wrapper || in_block;
-    if (follows && eligible(f)) {
+    // Beside a recognised root cause, a guess from words is part of its failure when it is
+    // in the same block, and otherwise only shown: never an independent error.
+    const bool side_guess = f.words && !from_words;
+    if (eligible(f) && (side_guess ? same_block(root, f) : follows)) {
       f.symptom_of = finding_key(root);
       if (f.effective_role == Role::cause) f.effective_role = Role::symptom;
       d.consequences.push_back(i);
-    } else if (eligible(f) && f.entry->role != Role::hint) {
+    } else if (eligible(f) && f.entry->role != Role::hint && !side_guess) {
       d.independent.push_back(i);
     }
   }

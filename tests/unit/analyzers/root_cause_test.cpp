@@ -167,6 +167,40 @@ TEST_F(RootCause, SymptomOnlyLogsStillGetARootCause) {
   EXPECT_EQ(findings_[1].symptom_of, "507046");
 }
 
+// The word fallback's guesses (Finding::words): only when no entry found an error, and
+// only above their threshold.
+TEST_F(RootCause, AWordGuessDecidesOnlyWhenNoEntryFoundAnError) {
+  const Entry* mem = entry("words.memory", Category::memory);
+  add(mem, Specificity::words, 1);
+  findings_.back().words = WordGuess{0.8, 0.6};
+  EXPECT_EQ(root(), "words.memory");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::words);
+
+  // Any error an entry found wins, even a generic wrapper or a code-family fallback far away.
+  add(entry("wrap", Category::other, Role::wrapper), Specificity::code_family, 500);
+  EXPECT_EQ(root(), "wrap");
+  EXPECT_TRUE(decision_->independent.empty());  // the guess is shown, not listed
+  EXPECT_TRUE(findings_[0].symptom_of.empty());
+}
+
+TEST_F(RootCause, AWordGuessBelowItsThresholdIsAWarning) {
+  add(entry("words.memory", Category::memory), Specificity::words, 1);
+  findings_.back().words = WordGuess{0.55, 0.6};
+  EXPECT_EQ(effective_severity(findings_[0]), Severity::warning);
+  EXPECT_EQ(root(), "none");
+  findings_.back().words = WordGuess{0.6, 0.6};
+  EXPECT_EQ(root(), "words.memory");
+}
+
+TEST_F(RootCause, AmongWordGuessesTheEarliestOpensTheBlock) {
+  add(entry("words.communication", Category::communication), Specificity::words, 400);
+  findings_.back().words = WordGuess{0.95, 0.6};
+  add(entry("words.memory", Category::memory), Specificity::words, 10);
+  findings_.back().words = WordGuess{0.7, 0.6};
+  EXPECT_EQ(root(), "words.memory");
+  EXPECT_EQ(decision_->independent, std::vector<std::size_t>{0});
+}
+
 }  // namespace
 }  // namespace npu_doctor
 

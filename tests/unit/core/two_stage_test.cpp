@@ -1,15 +1,18 @@
 // The two-stage scan is an optimisation, never a change of result: over every fixture log,
 // every real-world corpus log and every knowledge-base sample, the gated scan finds exactly
 // what the second stage finds when every line goes to it (same findings, counts, evidence
-// lines and context). And the gate is small: most patterns are gated.
+// lines and context), the word fallback's guesses included (it reads only lines the gate
+// lets through). And the gate is small: most patterns are gated.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "npu_doctor/embedded_files.hpp"
 #include "scanner.hpp"
 #include "support/test_support.hpp"
+#include "word_fallback.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -34,11 +37,20 @@ std::string describe(const std::vector<Finding>& findings) {
   return out.str();
 }
 
+// The built-in word fallback (the embedded model), as diagnose runs it.
+const WordFallback* builtin_words() {
+  static const auto words = [] {
+    const auto files = embedded_word_model();
+    return files.empty() ? nullptr : WordFallback::create(testing::builtin_kb(), files.front().content);
+  }();
+  return words.get();
+}
+
 std::string scan(const KbMatcher& m, const std::string& text, bool gate, std::size_t block) {
   ScanOptions o;
   o.gate = gate;
   o.block_size = block;
-  Scanner scanner(m, o);
+  Scanner scanner(m, o, builtin_words());
   FindingCollector out(o.max_evidence);
   testing::StringStream in(text, 4096);
   InputReport rep;
@@ -62,7 +74,9 @@ TEST(TwoStageScan, FindsExactlyWhatEveryLineInTheSecondStageFinds) {
     if (e.path().extension() == ".log") logs.push_back(e.path());
   }
   ASSERT_GT(logs.size(), 40u);
+  ASSERT_NE(builtin_words(), nullptr);
   std::size_t with_findings = 0;
+  std::size_t with_word_guesses = 0;
   for (const auto& p : logs) {
     const std::string text = slurp(p);
     const std::string want = scan(*matcher, text, false, 4u << 20);
@@ -71,8 +85,10 @@ TEST(TwoStageScan, FindsExactlyWhatEveryLineInTheSecondStageFinds) {
     EXPECT_EQ(scan(*matcher, text, true, std::size_t{512}), scan(*matcher, text, false, std::size_t{512}))
         << p << " (small blocks)";
     with_findings += want.find(" x") != std::string::npos ? 1u : 0u;
+    with_word_guesses += want.find("words.") != std::string::npos ? 1u : 0u;
   }
   EXPECT_GT(with_findings, logs.size() / 2);  // the comparison is not over empty results
+  EXPECT_GT(with_word_guesses, 10u);          // nor over no guesses from words
 
   // Every sample line of the knowledge base, in one document.
   std::string samples;

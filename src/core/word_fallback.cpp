@@ -1,0 +1,111 @@
+#include "word_fallback.hpp"
+
+#include <algorithm>
+
+namespace npu_doctor {
+namespace {
+
+constexpr std::size_t kCategoryCount = static_cast<std::size_t>(Category::other) + 1;
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+char lower_letter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+bool is_exception_line(std::string_view line) {
+  for (std::string_view suffix : {std::string_view("Error:"), std::string_view("Exception:")}) {
+    for (std::size_t pos = line.find(suffix); pos != std::string_view::npos; pos = line.find(suffix, pos + 1)) {
+      // Something must follow: "except RuntimeError:" in a traceback's source line is no message.
+      std::size_t after = pos + suffix.size();
+      while (after < line.size() && (line[after] == ' ' || line[after] == '\t')) ++after;
+      if (after >= line.size()) continue;
+      // The class name: "RuntimeError", "torch.OutOfMemoryError", "Error".
+      std::size_t start = pos;
+      while (start > 0 && (is_identifier_char(line[start - 1]) || line[start - 1] == '.')) --start;
+      if (start >= 7 && line.substr(start - 7, 7) == "except ") continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<WordFallback> WordFallback::create(const KnowledgeBase& kb, std::string_view model_bytes) {
+  auto model = read_word_model(model_bytes);
+  if (!model || model->classes.empty()) return nullptr;
+  auto fallback = std::make_unique<WordFallback>(kb, std::move(*model));
+  const bool any = std::any_of(fallback->entries_.begin(), fallback->entries_.end(), [](const Entry* e) { return e != nullptr; });
+  return any ? std::move(fallback) : nullptr;
+}
+
+WordFallback::WordFallback(const KnowledgeBase& kb, WordModel model) : model_(std::move(model)) {
+  for (std::size_t c = 0; c < kCategoryCount; ++c) {
+    entries_[c] = kb.find_id("words." + std::string(to_string(static_cast<Category>(c))));
+  }
+}
+
+bool WordFallback::has_error_word(std::string_view line) const {
+  // Words are runs of [A-Za-z0-9_] (as \b sees them), compared without case. The two words
+  // before each error word and the one after it are checked for a negation.
+  auto equals = [](std::string_view word, const std::string& lower_case) {
+    if (word.size() != lower_case.size()) return false;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      if (lower_letter(word[i]) != lower_case[i]) return false;
+    }
+    return true;
+  };
+  auto in = [&](const std::vector<std::string>& list, std::string_view word) {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& w) { return equals(word, w); });
+  };
+  std::string_view before2, before1;
+  bool pending = false;  // the previous word was an error word whose next word decides
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (!is_identifier_char(line[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && is_identifier_char(line[j])) ++j;
+    const std::string_view word = line.substr(i, j - i);
+    i = j;
+    if (pending) {
+      if (!in(model_.negations, word)) return true;
+      pending = false;
+    }
+    if (in(model_.error_words, word) && !in(model_.negations, before1) && !in(model_.negations, before2)) {
+      pending = true;  // unless the next word negates it ("errors: 0")
+    }
+    before2 = before1;
+    before1 = word;
+  }
+  return pending;
+}
+
+bool WordFallback::is_candidate(std::string_view line, LineLevel level) const {
+  if (level == LineLevel::error) return true;
+  if (level != LineLevel::unknown) return false;  // the program logged it as info or a warning
+  return is_exception_line(line) || has_error_word(line);
+}
+
+bool WordFallback::unclaimed(const std::vector<LineHit>& hits) {
+  return std::all_of(hits.begin(), hits.end(), [](const LineHit& h) { return h.entry->role == Role::wrapper; });
+}
+
+std::optional<LineHit> WordFallback::classify(std::string_view line) const {
+  const WordPrediction best = best_prediction(model_, line.substr(0, std::min(line.size(), kMaxTextBytes)));
+  if (best.category == Category::other || best.probability < model_.report_threshold) return std::nullopt;
+  const Entry* entry = entries_[static_cast<std::size_t>(best.category)];
+  if (entry == nullptr) return std::nullopt;
+  LineHit hit;
+  hit.entry = entry;
+  hit.specificity = Specificity::words;
+  hit.begin = 0;
+  hit.end = line.size();
+  hit.words = WordGuess{best.probability, model_.root_threshold};
+  return hit;
+}
+
+}  // namespace npu_doctor
