@@ -51,6 +51,8 @@ std::span<const EmbeddedFile> ${name}() { return kFiles; }
 }  // namespace npu_doctor
 ")
   file(COPY_FILE ${out}.tmp ${out} ONLY_IF_DIFFERENT)
-  set_source_files_properties(${out} PROPERTIES OBJECT_DEPENDS ${file} GENERATED TRUE)
+  # Its own object, never part of a unity batch: a batch's object would not see
+  # OBJECT_DEPENDS, and a sanitizer tree kept embedding the snapshot of an earlier build.
+  set_source_files_properties(${out} PROPERTIES OBJECT_DEPENDS ${file} GENERATED TRUE SKIP_UNITY_BUILD_INCLUSION ON)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

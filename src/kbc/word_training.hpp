@@ -29,6 +29,7 @@ struct WordTrainingConfig {
   uint32_t sample_weight = 2; // log lines count this many times (prose once)
   double prune_below = 0.0;   // features whose weights are all smaller are dropped
   std::vector<std::string> exclude_families;  // not trained on (the fallback's own entries)
+  bool include_catalogue = false;             // the message catalogue's generated entries too
   double root_threshold = 1.0;
   double report_threshold = 1.0;
   std::vector<std::string> error_words;

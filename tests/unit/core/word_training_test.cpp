@@ -3,6 +3,8 @@
 // this knowledge base and these data files give.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "npu_doctor/embedded_files.hpp"
 #include "support/test_support.hpp"
 #include "word_training.hpp"
@@ -137,6 +139,31 @@ entries:
   }
   EXPECT_EQ(got, (std::vector<std::string>{"S:x OOM here", "P:ACL_ERROR_RT_MEMORY_ALLOCATION", "P:Out of memory",
                                            "P:内存不足", "P:Memory ran out", "P:内存耗尽"}));
+}
+
+TEST(WordTraining, TheCatalogueIsLeftOutUnlessAsked) {
+  std::vector<KbProblem> problems;
+  const auto kb = testing::kb_from_yaml(
+      {R"(schema: npu-doctor/kb/v1
+family: m
+entries:
+  - {id: m.oom, match: ['OOM'], category: memory, layer: runtime, title: {en: Out of memory, zh: 内存不足}, cause: {en: Memory ran out, zh: 内存耗尽}, remedies: [{en: r, zh: r}], samples: {match: ['x OOM here']}}
+  - {id: m.gen, origin: source, match: ['HBM gone'], category: memory, layer: runtime, title: {en: Generated title, zh: 生成的标题}, samples: {match: ['HBM gone now']}}
+)"},
+      problems);
+  for (const auto& p : problems) ADD_FAILURE() << p.message;
+  WordTrainingConfig c;
+  auto texts_of = [&] {
+    std::vector<std::string> got;
+    for (const auto& x : texts_from_kb(kb, c)) got.push_back(x.text);
+    return got;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& t) { return std::find(v.begin(), v.end(), t) != v.end(); };
+  EXPECT_FALSE(has(texts_of(), "HBM gone now"));
+  EXPECT_TRUE(has(texts_of(), "x OOM here"));
+  c.include_catalogue = true;
+  EXPECT_TRUE(has(texts_of(), "HBM gone now"));
+  EXPECT_TRUE(has(texts_of(), "Generated title"));
 }
 
 // The embedded model is what this knowledge base gives: trained from the same snapshot (so
