@@ -75,6 +75,12 @@ GateChoice choose_gate(const std::vector<GatePattern>& patterns, const GateOptio
     return it->second;
   };
 
+  for (const auto& w : options.always) {
+    const std::string l = ascii_lower(w);
+    if (!l.empty() && std::find(out.gate.literals.begin(), out.gate.literals.end(), l) == out.gate.literals.end()) {
+      out.gate.literals.push_back(l);
+    }
+  }
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     if (!gate_covers(out.gate, patterns[i])) open.push_back(i);

@@ -42,6 +42,10 @@ struct GateOptions {
   // at INFO level every few seconds, is not).
   std::string_view error_text;
   double min_error_ratio = 4.0;
+  // Literals every gate holds whatever the patterns need (data/gate-words.txt): the word
+  // fallback reads only lines the gate lets through, and its candidates are lines with
+  // these words.
+  std::vector<std::string> always;
 };
 
 struct GateChoice {

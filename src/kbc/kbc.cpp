@@ -83,7 +83,7 @@ nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, nd::Ga
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: npu-doctor-kbc OUTPUT [--background FILE]... [--gate-size N] [--gate-min-gain N]\n"
+    std::cerr << "usage: npu-doctor-kbc OUTPUT [--background FILE]... [--gate-words FILE] [--gate-size N] [--gate-min-gain N]\n"
                  "                        [--gate-min-families N] FILE.yaml...\n";
     return 2;
   }
@@ -95,6 +95,11 @@ int main(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--gate-size" && i + 1 < argc) {
       gate.max_literals = static_cast<std::size_t>(std::stoul(argv[++i]));
+    } else if (a == "--gate-words" && i + 1 < argc) {
+      std::istringstream words(read_all(argv[++i]));
+      for (std::string w; std::getline(words, w);) {
+        if (!w.empty() && w.front() != '#') gate.always.push_back(w);
+      }
     } else if (a == "--gate-min-gain" && i + 1 < argc) {
       gate.min_gain = static_cast<std::size_t>(std::stoul(argv[++i]));
     } else if (a == "--gate-min-families" && i + 1 < argc) {

@@ -146,6 +146,11 @@ void FileFollower::watch_ancestor(const std::string& missing) {
     watches_[wd] = p;
     ancestor_watches_.insert(wd);
   }
+  // The next directory on the way may have been created after the walk up found it missing
+  // but before the watch began: no event will say so, so look once more.
+  std::string next = missing;
+  while (parent_of(next) != p && next != "/" && next != ".") next = parent_of(next);
+  if (::stat(next.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) roots_changed_ = true;
 }
 
 void FileFollower::walk(const std::string& path, bool baseline, bool watch, std::set<Key>* seen) {
