@@ -60,7 +60,8 @@ best_of() {  # prints the best wall time of $runs runs, in seconds
   done
   python3 -c "print($best / 1e6)"
 }
-rss_of() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
+# diagnose exits 1 when it names a root cause: not a failure of the measurement.
+rss_of() { { /usr/bin/time -v "$@" 2>&1 >/dev/null || true; } | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
 
 echo "npu-doctor kb_growth: ${size_mb} MiB logs; $(nproc) cores, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1); $(date -u +%Y-%m-%d)"
 printf '| knowledge base | patterns |'; for n in "${names[@]}"; do printf ' %s MiB/s | RSS MiB |' "$n"; done; echo
