@@ -14,6 +14,9 @@ struct Timestamp {
   std::string text;       // as written in the line
 };
 
+// A time that can be placed on a calendar (it has a year): the only kind that orders runs.
+inline bool dated(const std::optional<Timestamp>& t) { return t && t->has_year; }
+
 // The level the program that wrote the line gave it, when the line says.
 enum class LineLevel { unknown, debug, info, warning, error };
 

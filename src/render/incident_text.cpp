@@ -10,8 +10,6 @@ namespace {
 
 using ui::Text;
 
-bool dated(const std::optional<Timestamp>& t) { return t && t->has_year; }
-
 std::string root_label(const IncidentReport& ir, Lang lang) {
   const Finding* f = ir.root_finding();
   if (f == nullptr) return std::string(ui::get(Text::no_error_finding, lang));

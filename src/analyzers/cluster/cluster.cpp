@@ -38,8 +38,6 @@ bool symptom(const TimelineEvent& e) {
   return error_level(e) && (!e.entry->symptom_of.empty() || e.entry->role == Role::symptom);
 }
 
-bool dated(const std::optional<Timestamp>& t) { return t && t->has_year; }
-
 // The first event of the record satisfying `pred`, by time when dated, else by order.
 std::optional<std::pair<const InputReport*, const TimelineEvent*>> first_of(
     const RankRecord& r, bool (*pred)(const TimelineEvent&)) {

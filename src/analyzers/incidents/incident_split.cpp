@@ -11,8 +11,6 @@
 namespace npu_doctor {
 namespace {
 
-bool dated(const std::optional<Timestamp>& t) { return t && t->has_year; }
-
 std::string_view base_name(std::string_view path) {
   const auto slash = path.find_last_of("/:");
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
