@@ -182,8 +182,8 @@ std::optional<WordModel> read_word_model(std::string_view data) {
       m.features.char_max < m.features.char_min || m.features.char_max > 16) {
     return std::nullopt;
   }
-  m.root_threshold = r.f32();
-  m.report_threshold = r.f32();
+  m.root_threshold = static_cast<double>(r.f32());
+  m.report_threshold = static_cast<double>(r.f32());
   if (!finite_probability(m.root_threshold) || !finite_probability(m.report_threshold)) return std::nullopt;
   m.version = r.str();
   const uint32_t words = r.u32();
