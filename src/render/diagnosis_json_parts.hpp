@@ -28,7 +28,5 @@ nlohmann::ordered_json incident_json(const DiagnosisReport& r, std::size_t k, La
 // scanned input when the report was not split.
 void for_each_incident_json(const DiagnosisReport& r, Lang lang,
                             const std::function<void(const nlohmann::ordered_json&)>& emit);
-// All of them; one incident covering every scanned input when the report was not split.
-nlohmann::ordered_json incidents_json(const DiagnosisReport& r, Lang lang);
 
 }  // namespace npu_doctor::render_detail

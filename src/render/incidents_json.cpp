@@ -130,10 +130,4 @@ void for_each_incident_json(const DiagnosisReport& r, Lang lang, const std::func
   emit(incident_json(view, 0, lang));
 }
 
-json incidents_json(const DiagnosisReport& r, Lang lang) {
-  json out = json::array();
-  for_each_incident_json(r, lang, [&](const json& j) { out.push_back(j); });
-  return out;
-}
-
 }  // namespace npu_doctor::render_detail
