@@ -9,6 +9,14 @@
 
 namespace npu_doctor {
 
-std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb);
+struct LintOptions {
+  // Check only the user's entries and extractors (`kb lint FILE`): they are still matched
+  // against the whole base, but the built-in samples (tens of thousands) are not re-checked.
+  bool only_user_defined = false;
+  // Where compiled first-stage databases are kept between runs (empty: compile each time).
+  std::string cache_dir;
+};
+
+std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOptions& options = {});
 
 }  // namespace npu_doctor

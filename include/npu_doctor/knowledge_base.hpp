@@ -150,6 +150,7 @@ struct Extractor {
   std::vector<std::string> samples_match;
   std::vector<std::string> samples_no_match;
   SourceRef source;
+  bool user_defined = false;  // came from --kb / NPU_DOCTOR_KB_PATH
 };
 
 // How specifically a line was recognised; higher beats lower in root-cause selection.

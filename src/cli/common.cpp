@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -59,6 +60,10 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
   std::vector<KbProblem> problems;
   auto kb = std::make_unique<KnowledgeBase>(load_knowledge_base(opts, problems));
   for (const auto& p : problems) print_problem(p, err);
+  // Without the built-in entries every log would look healthy: that is no answer to give.
+  if (std::none_of(kb->entries().begin(), kb->entries().end(), [](const Entry& e) { return !e.user_defined; })) {
+    throw std::runtime_error("the built-in knowledge base could not be read; reinstall or rebuild npu-doctor");
+  }
   return kb;
 }
 
@@ -201,6 +206,9 @@ void prepare_app(CLI::App& app, GlobalOptions& g) {
     for (const CLI::App* sub : app.get_subcommands()) g.command = sub->get_name();
   });
   app.require_subcommand(1);
+  // Usage errors start like every other message of ours.
+  app.failure_message(
+      [](const CLI::App* a, const CLI::Error& e) { return "npu-doctor: " + CLI::FailureMessage::simple(a, e); });
   app.fallthrough();  // global options may follow the subcommand name
   add_global_options(app, g);
 }

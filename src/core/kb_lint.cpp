@@ -39,11 +39,12 @@ bool ends_with_wildcard(const std::string& re) {
 
 }  // namespace
 
-std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
+std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOptions& options) {
   std::vector<KbProblem> problems;
-  auto matcher = KbMatcher::build(kb, problems);
+  auto matcher = KbMatcher::build(kb, problems, options.cache_dir);
+  const bool only_user = options.only_user_defined;
   std::string miss;
-  if (const std::size_t misses = matcher->engine_self_test(&miss, true); misses > 0) {
+  if (const std::size_t misses = matcher->engine_self_test(&miss, true, only_user); misses > 0) {
     problems.push_back({"", 0,
                         "the scan gate does not pass " + std::to_string(misses) +
                             " recognised sample line(s) (alone or inside a large buffer), e.g. \"" +
@@ -52,6 +53,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
   }
 
   kb.for_each_entry([&](const Entry& e) {
+    if (only_user && !e.user_defined) return;
     auto where = [&](std::string msg) { problems.push_back({e.source.file, e.source.line, "'" + e.id + "': " + msg, true}); };
     for (const auto& s : e.samples_match) {
       auto hits = matcher->match_line(s);
@@ -84,6 +86,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
       extracted.insert("ts");
       extracted.insert("inner");
     }
+    if (only_user && !x.user_defined) continue;  // its namespaces count; its samples were checked with the base
     std::string err;
     auto re = Regex::compile(x.pattern.regex, x.pattern.ignore_case, err);
     if (!re) continue;  // reported by the loader
@@ -103,6 +106,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb) {
   }
   std::set<std::string> reported;
   for (const auto& e : kb.entries()) {
+    if (only_user && !e.user_defined) continue;
     const bool has_codes = !e.codes.empty() || !e.ranges.empty() || !e.prefixes.empty();
     if (has_codes && e.patterns.empty() && !extracted.count(e.code_namespace) && reported.insert(e.code_namespace).second) {
       problems.push_back({e.source.file, e.source.line,

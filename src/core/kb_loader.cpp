@@ -466,6 +466,7 @@ std::optional<Extractor> parse_extractor(FileReader& r, const YAML::Node& n, con
   r.check_keys(n, {"id", "namespace", "regex", "ignore_case", "decode", "samples"}, "an extractor");
   Extractor x;
   x.source = {r.file(), r.line_of(n)};
+  x.user_defined = r.user();
   x.id = r.scalar(n["id"], "id").value_or("");
   x.code_namespace = r.scalar(n["namespace"], "namespace").value_or(d.ns);
   x.decode = r.scalar(n["decode"], "decode").value_or("");

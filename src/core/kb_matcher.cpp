@@ -309,11 +309,15 @@ bool KbMatcher::passes_gate(std::string_view line) const {
   return hit;
 }
 
-std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough) const {
+std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, bool only_user_defined) const {
   std::vector<std::string> lines;
   if (thorough) {
-    for (const auto& x : kb_.extractors()) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
-    kb_.for_each_entry([&](const Entry& e) { lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end()); });
+    for (const auto& x : kb_.extractors()) {
+      if (!only_user_defined || x.user_defined) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
+    }
+    kb_.for_each_entry([&](const Entry& e) {
+      if (!only_user_defined || e.user_defined) lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end());
+    });
     // Only lines the second stage recognises must pass (a sample of a pattern that failed
     // to compile is reported elsewhere).
     std::erase_if(lines, [&](const std::string& l) { return match_line(l).empty(); });

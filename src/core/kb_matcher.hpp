@@ -83,7 +83,9 @@ class KbMatcher {
   // on some CPUs; the quick form (one line per gate literal and marker, the samples of the
   // patterns outside the gate) catches that at start-up. The thorough form (every sample the
   // knowledge base recognises) is the lint's proof that the gate covers what it claims.
-  std::size_t engine_self_test(std::string* first_miss = nullptr, bool thorough = false) const;
+  // `only_user_defined` limits the thorough form to the user's entries and extractors.
+  std::size_t engine_self_test(std::string* first_miss = nullptr, bool thorough = false,
+                               bool only_user_defined = false) const;
 
  private:
   static constexpr std::size_t kNoCatalogue = static_cast<std::size_t>(-1);

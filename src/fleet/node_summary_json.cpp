@@ -5,6 +5,7 @@
 #include <functional>
 #include <istream>
 #include <sstream>
+#include <utility>
 
 #include "json_number.hpp"
 #include "npu_doctor/node_summary.hpp"
@@ -38,6 +39,20 @@ json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+// The numbers of the v1 contract. They are not the enum's values: `source_message` came
+// after v1 was published, between a code family and an exact code, and v1's numbers may
+// not change meaning, so it got the next free number.
+constexpr std::pair<Specificity, int> kSpecificityNumbers[] = {
+    {Specificity::words, -1},     {Specificity::unknown_code, 0}, {Specificity::code_family, 1},
+    {Specificity::exact_code, 2}, {Specificity::message, 3},      {Specificity::source_message, 4}};
+
+int specificity_number(Specificity s) {
+  for (const auto& [specificity, number] : kSpecificityNumbers) {
+    if (specificity == s) return number;
+  }
+  return 0;
+}
+
 json evidence_json(const Evidence& e) {
   return {{"input", e.input},          {"path", e.path},         {"line", e.line},
           {"text", e.text},            {"time", time_json(e.time)}, {"rank", optional_json(e.rank)},
@@ -51,7 +66,7 @@ json finding_json(const Finding& f) {
   for (const auto& e : f.evidence) ev.push_back(evidence_json(e));
   json j = {{"entry", f.entry->id},
             {"code", f.code},
-            {"specificity", static_cast<int>(f.specificity)},
+            {"specificity", specificity_number(f.specificity)},
             {"count", f.count},
             {"only_on_low_level_lines", f.only_on_low_level_lines},
             {"evidence", std::move(ev)}};
@@ -69,7 +84,7 @@ json input_json(const InputReport& in) {
                       {"time", time_json(e.time)},
                       {"rank", optional_json(e.rank)},
                       {"low_level", e.low_level},
-                      {"specificity", static_cast<int>(e.specificity)},
+                      {"specificity", specificity_number(e.specificity)},
                       {"captures", pairs_json(e.captures)},
                       {"text", e.text}});
   }
@@ -156,11 +171,11 @@ std::vector<ContextLine> read_context(const json& j, const char* key) {
 }
 
 Specificity read_specificity(const json& j) {
-  const int s = num<int>(j, "specificity");
-  if (s < static_cast<int>(Specificity::words) || s > static_cast<int>(Specificity::message)) {
-    throw std::out_of_range("specificity out of range");
+  const int n = num<int>(j, "specificity");
+  for (const auto& [specificity, number] : kSpecificityNumbers) {
+    if (number == n) return specificity;
   }
-  return static_cast<Specificity>(s);
+  throw std::out_of_range("specificity out of range");
 }
 
 Evidence read_evidence(const json& j) {

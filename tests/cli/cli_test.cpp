@@ -192,6 +192,15 @@ TEST(Cli, DurationsTakeUnitsBareSecondsAndBounds) {
   EXPECT_NE(high.err.find("--duration: '11m' is longer than 10m"), std::string::npos) << high.err;
 }
 
+// A base that cannot be read would make every log look healthy: exit 3 instead of 0.
+TEST(Cli, AnUnreadableKnowledgeBaseIsNoHealthyVerdict) {
+  const auto r = run_npu_doctor({"diagnose", fixture("logs/device_oom_plog.log")}, "",
+                                {"NPU_DOCTOR_KB_SNAPSHOT=/nonexistent/kb.snapshot"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("the built-in knowledge base could not be read"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("No known error"), std::string::npos) << r.out;
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_npu_doctor({}).exit_code, 2);
   EXPECT_EQ(run_npu_doctor({"diagnose"}).exit_code, 2);
