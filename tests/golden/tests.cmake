@@ -1,7 +1,8 @@
 # Golden outputs (tests/golden/README.md): every command and format run by the real binary on
 # fixtures, normalised and compared byte for byte with tests/golden/<command>/<case>/; every
 # JSON written is validated against docs/schemas. One test per command folder (Golden.<command>),
-# and GoldenSchemas.RejectBrokenDocuments. NPU_DOCTOR_GOLDEN_UPDATE=1 rewrites the expected files.
+# GoldenRunner.FailsAChangedOutputWithADiff and GoldenSchemas.RejectBrokenDocuments.
+# NPU_DOCTOR_GOLDEN_UPDATE=1 (or scripts/update-goldens.sh) rewrites the expected files.
 # Needs Python 3 with jsonschema (Debian's python3-jsonschema, scripts/install-deps.sh).
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
@@ -22,6 +23,11 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(Golden.${command} PROPERTIES TIMEOUT 120
       ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache")
   endforeach()
+  add_test(NAME GoldenRunner.FailsAChangedOutputWithADiff
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/runner_selftest.py $<TARGET_FILE:npu-doctor>
+            ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION})
+  set_tests_properties(GoldenRunner.FailsAChangedOutputWithADiff PROPERTIES TIMEOUT 60
+    ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache")
   add_test(NAME GoldenSchemas.RejectBrokenDocuments
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/schema_selftest.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(GoldenSchemas.RejectBrokenDocuments PROPERTIES TIMEOUT 60)
