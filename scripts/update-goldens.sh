@@ -7,7 +7,7 @@
 # The same from ctest: NPU_DOCTOR_GOLDEN_UPDATE=1 ctest --test-dir build -R Golden
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
+build=$(cd "${1:-$top/build}" && pwd) || exit 2
 [ $# -gt 0 ] && shift
 binary=$build/src/npu-doctor
 [ -x "$binary" ] || { echo "update-goldens: no $binary (build it first: cmake --build $build --target npu-doctor)" >&2; exit 2; }

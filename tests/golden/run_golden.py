@@ -35,7 +35,9 @@ FORMAT_EXT = {"text": "txt", "json": "json", "markdown": "md", "html": "html", "
 # formats (the replay record, the bundle marker) and outputs whose contract is not written yet.
 NO_CONTRACT = {"npu-doctor/probe-record/v1", "npu-doctor/bundle/v1", "npu-doctor/isolate/v1", "npu-doctor/kb-coverage/v1"}
 # The build tree's cache (CMake sets it), else one for this run.
-CACHE_DIR = os.environ.get("NPU_DOCTOR_GOLDEN_CACHE_DIR") or tempfile.mkdtemp(prefix="npu-doctor-golden-cache-")
+# Absolute: a relative one would land in each case's directory, among the files it wrote.
+CACHE_DIR = os.path.abspath(os.environ.get("NPU_DOCTOR_GOLDEN_CACHE_DIR") or
+                            tempfile.mkdtemp(prefix="npu-doctor-golden-cache-"))
 
 
 def read(path, default=None):
@@ -146,7 +148,10 @@ class Case:
                 if f.endswith((".tar.gz", ".tgz")):
                     out.update(archive_members(path, rel))
                 else:
-                    out[rel] = read(path)
+                    with open(path, "rb") as fh:
+                        data = fh.read()
+                    # Binary files are not golden material: say so instead of storing bytes.
+                    out[rel] = None if b"\0" in data else data.decode("utf-8", errors="replace")
         return out
 
     def run(self):
@@ -166,6 +171,9 @@ class Case:
         }
         for rel, text in self.written_files().items():
             actual["files/" + self.normalise(rel)] = text
+        binary = [k for k, v in actual.items() if v is None]
+        if binary:
+            raise CaseError(f"binary files written, which a golden case cannot compare: {', '.join(binary)}")
         return actual
 
     def expected(self):
@@ -177,6 +185,10 @@ class Case:
                 if rel.startswith("files/") or rel.startswith("stdout.") or rel in ("stderr.txt", "exit"):
                     exp[rel] = read(os.path.join(root, f))
         return exp
+
+
+class CaseError(Exception):
+    """A case that cannot be compared (its command wrote something no golden file can hold)."""
 
 
 def archive_members(path, rel):
@@ -236,7 +248,10 @@ def run_case(binary, source, version, case_dir):
     """Runs one case; returns the list of problems (empty: it passed or was updated)."""
     case = Case(binary, source, version, case_dir)
     try:
-        raw = case.run()
+        try:
+            raw = case.run()
+        except (CaseError, subprocess.TimeoutExpired) as e:
+            return [str(e)]
         problems = validate_outputs(case, raw)
         actual = {k: case.normalise(v) for k, v in raw.items()}
         # An empty stderr is not stored: no file means "nothing on stderr".
