@@ -123,6 +123,9 @@ def main():
         if not examples:
             failures.append(f"{name}: no golden output in tests/golden exercises {sid}")
             continue
+        # The smallest golden document of the contract that has findings (every mutation is
+        # validated in full, and the findings' mutations need one).
+        examples.sort(key=lambda e: (not e[1].get("findings"), len(json.dumps(e[1]))))
         for file, doc in examples[:1]:
             problems = schema_check.validate(source, sid, doc)
             if problems:
