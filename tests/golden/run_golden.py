@@ -91,6 +91,8 @@ class Case:
             "NPU_DOCTOR_CACHE_DIR": CACHE_DIR,
             "NPU_DOCTOR_SYSTEM_KB_DIR": os.path.join(self.work, "site-kb"),
         }
+        # The sanitizer trees' settings (CMakePresets.json: halt_on_error, the LSan suppressions).
+        env.update({k: v for k, v in os.environ.items() if k.endswith("SAN_OPTIONS")})
         for line in lines_of(os.path.join(self.dir, "env")):
             name, _, value = line.partition("=")
             if value == "" and not line.endswith("="):
