@@ -1,6 +1,6 @@
 #pragma once
 // Durations on the command line (--node-timeout, --skew, mem --interval, net --timeout...):
-// "500ms", "1s", "1.5s", "10m", "2h"; a bare number is seconds.
+// "500ms", "1s", "1.5s", "10m", "2h", "1d"; a bare number is seconds.
 #include <chrono>
 #include <optional>
 #include <string_view>

@@ -10,8 +10,8 @@
 
 #include "bundle/collector.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
-#include "npu_doctor/duration.hpp"
 
 extern char** environ;
 
@@ -21,9 +21,9 @@ namespace {
 struct BundleArgs {
   std::string output;
   std::vector<std::string> logs;
-  std::string since;
+  std::optional<std::chrono::milliseconds> since;
   std::string max_size = "200M";
-  double timeout_s = 10;
+  std::chrono::milliseconds timeout{10000};
   bool anonymize = false;
   bool no_default_logs = false;
   std::string root = "/";
@@ -56,14 +56,7 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
     return kUsage;
   }
   o.max_size = *size;
-  if (!a.since.empty()) {
-    const auto d = parse_duration(a.since);
-    if (!d) {
-      std::cerr << "npu-doctor: bundle: --since '" << a.since << "' is not a duration (e.g. 30m, 2h, 1d)\n";
-      return kUsage;
-    }
-    o.since_seconds = std::chrono::duration_cast<std::chrono::seconds>(*d).count();
-  }
+  if (a.since) o.since_seconds = std::chrono::duration_cast<std::chrono::seconds>(*a.since).count();
   if (!fs::is_directory(a.root, ec)) {
     std::cerr << "npu-doctor: bundle: --root " << a.root << ": not a directory\n";
     return kUsage;
@@ -72,7 +65,7 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
   if (o.root.size() > 1 && o.root.ends_with('/')) o.root.pop_back();
   o.log_paths = a.logs;
   o.default_logs = !a.no_default_logs;
-  o.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+  o.timeout = a.timeout;
   o.anonymize = a.anonymize;
   o.identity = checks::current_process_identity();
   o.lang = render_options(g, false).lang;
@@ -122,14 +115,14 @@ void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_flag("--no-default-logs", args->no_default_logs,
                 "Do not look in the default Ascend log locations ($ASCEND_PROCESS_LOG_PATH, ~/ascend/log, "
                 "/var/log/npu/slog ...)");
-  cmd->add_option("--since", args->since, "Only logs modified within this time (30m, 2h, 1d)")->type_name("DURATION");
+  add_duration_option(cmd, "--since", args->since, "Only logs modified within this time (30m, 2h, 1d)");
   cmd->add_option("--max-size", args->max_size,
                   "Cap on the bytes of all collected files before compression; logs newest first fill what is left "
                   "(default 200M)")
       ->type_name("SIZE");
-  cmd->add_option("--timeout", args->timeout_s, "Seconds each external command may take before it is killed (default 10)")
-      ->check(CLI::Range(0.05, 3600.0))
-      ->type_name("SECONDS");
+  add_duration_option(cmd, "--timeout", args->timeout,
+                      "Time each external command may take before it is killed (default 10s)",
+                      {std::chrono::milliseconds(50), std::chrono::hours(1)});
   cmd->add_flag("--anonymize", args->anonymize,
                 "Also replace this host's name, user names, IP and MAC addresses by pseudonyms (the same on every node)");
   cmd->add_option("--root", args->root,

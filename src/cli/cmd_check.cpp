@@ -12,6 +12,7 @@
 #include "checks/identity.hpp"
 #include "checks/proc_files.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "render/check_render.hpp"
 #include "render/prometheus/prometheus_render.hpp"
@@ -25,7 +26,7 @@ struct CheckArgs {
   std::vector<std::string> only;
   std::vector<std::string> skip;
   std::string root = "/";
-  double timeout_s = 10;
+  std::chrono::milliseconds timeout{10000};
   std::string python;
   long pid = -1;
   std::string user;
@@ -85,7 +86,7 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
     std::cerr << "npu-doctor: check: --root " << a.root << ": not a directory\n";
     return kUsage;
   }
-  opts.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+  opts.timeout = a.timeout;
   CommandOptions command_options;
   command_options.timeout = opts.timeout;
   SystemProbe probe(root.lexically_normal().string(), command_options);
@@ -166,9 +167,9 @@ void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "this host), or a bundle from `npu-doctor bundle` (archive or unpacked), whose recorded files, "
                   "commands and user are replayed")
       ->type_name("DIR");
-  cmd->add_option("--timeout", args->timeout_s, "Seconds each external command may take before it is killed (default 10)")
-      ->check(CLI::Range(0.05, 3600.0))
-      ->type_name("SECONDS");
+  add_duration_option(cmd, "--timeout", args->timeout,
+                      "Time each external command may take before it is killed (default 10s)",
+                      {std::chrono::milliseconds(50), std::chrono::hours(1)});
   cmd->add_option("--python", args->python,
                   "Python interpreter whose torch and torch_npu are checked (default: python3 on PATH; "
                   "with --root, the tree's site-packages)")

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "fleet/node_environment.hpp"
@@ -22,7 +23,7 @@ struct ClusterArgs {
   std::vector<std::string> logs;
   bool check = false;
   std::string root = "/";
-  std::string node_timeout = "300s";
+  std::chrono::milliseconds node_timeout{300000};
   std::string summary_out;
   std::string hostname;
   std::string format = "text";
@@ -30,7 +31,7 @@ struct ClusterArgs {
   unsigned jobs = 0;
   std::size_t max_evidence = 3;
   std::vector<std::string> rank_patterns;
-  std::string skew = "5s";
+  std::chrono::milliseconds skew{5000};
   std::optional<int> world_size;
   HtmlReportArgs html;
 };
@@ -72,7 +73,7 @@ NodeSummary summarise_this_node(const std::shared_ptr<const KnowledgeBase>& kb, 
     abandoned = true;
     done.emplace();
     done->status = NodeSummary::Status::timeout;
-    done->note = "did not finish within --node-timeout " + a.node_timeout;
+    done->note = "did not finish within --node-timeout " + format_duration(a.node_timeout);
   }
   done->host = host;
   done->node = node;
@@ -83,14 +84,14 @@ NodeSummary summarise_this_node(const std::shared_ptr<const KnowledgeBase>& kb, 
 
 // Node 0: every summary, or a stand-in saying why a node has none.
 std::vector<NodeSummary> read_summaries(const std::vector<std::optional<std::string>>& texts, const KnowledgeBase& kb,
-                                        const std::string& node_timeout, std::vector<std::string>& warnings) {
+                                        std::chrono::milliseconds node_timeout, std::vector<std::string>& warnings) {
   std::vector<NodeSummary> nodes;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     NodeSummary s;
     std::string error;
     if (!texts[i]) {
       s.status = NodeSummary::Status::timeout;
-      s.note = "sent no summary within --node-timeout " + node_timeout + " and a grace period";
+      s.note = "sent no summary within --node-timeout " + format_duration(node_timeout) + " and a grace period";
     } else if (!parse_node_summary(*texts[i], kb, s, error, warnings)) {
       s = NodeSummary{};
       s.status = NodeSummary::Status::failed;
@@ -104,12 +105,6 @@ std::vector<NodeSummary> read_summaries(const std::vector<std::optional<std::str
 }
 
 int run(const GlobalOptions& g, const ClusterArgs& a) {
-  const auto skew = parse_duration_us(a.skew);
-  const auto node_timeout = parse_duration_us(a.node_timeout);
-  if (!skew || !node_timeout || *node_timeout < 1000) {
-    std::cerr << "npu-doctor: --skew and --node-timeout take durations (e.g. 5s, 500ms, 2m; timeout at least 1ms)\n";
-    return kUsage;
-  }
   if (a.logs.empty() && !a.check) {
     std::cerr << "npu-doctor: cluster needs --logs PATH (repeatable) or --check\n";
     return kUsage;
@@ -124,7 +119,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   const int node = transport->node();
   const std::string host =
       a.hostname.empty() ? local_hostname() : expand_node_placeholders(a.hostname, local_hostname(), node);
-  const auto timeout = std::chrono::milliseconds(*node_timeout / 1000);
+  const auto timeout = a.node_timeout;
 
   // Only node 0 shows the knowledge base's problems (a user file with a broken entry).
   std::ostringstream quiet;
@@ -156,7 +151,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     html.node_facts = node_facts_of(nodes);
     MergeOptions mo;
     mo.max_evidence = a.max_evidence;
-    mo.cluster.skew_us = *skew;
+    mo.cluster.skew_us = a.skew.count() * 1000;
     mo.cluster.world_size = a.world_size;
     DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
@@ -189,9 +184,9 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("PATH");
   cmd->add_flag("--check", args->check, "Also run the environment doctor on every node; versions that differ between nodes are findings");
   cmd->add_option("--root", args->root, "With --check: the file-system root to inspect (a sysroot; default /)")->type_name("DIR");
-  cmd->add_option("--node-timeout", args->node_timeout,
-                  "A node whose scan takes longer is reported as not scanned (default 300s)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--node-timeout", args->node_timeout,
+                      "A node whose scan takes longer is reported as not scanned (default 300s)",
+                      {std::chrono::milliseconds(1)});
   cmd->add_option("--summary-out", args->summary_out,
                   "Also write this node's summary to FILE ({hostname}, {rank} replaced), for `npu-doctor merge`")
       ->type_name("FILE");
@@ -206,7 +201,7 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--rank-pattern", args->rank_patterns,
                   "Regex with (?<rank>\\d+) and (?<host>...) applied to each log path (as in diagnose)")
       ->type_name("REGEX");
-  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts (default 5s)")->type_name("DURATION");
+  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts (default 5s)");
   cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->footer(

@@ -3,6 +3,7 @@
 
 #include "bundle/bundle_archive.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/diagnosis.hpp"
@@ -21,10 +22,10 @@ struct DiagnoseArgs {
   std::size_t max_evidence = 3;
   unsigned jobs = 0;
   std::vector<std::string> rank_patterns;
-  std::string skew = "5s";
+  std::chrono::milliseconds skew{5000};
   std::optional<int> world_size;
   std::string incident;          // "", "all" or a number (1 = the oldest)
-  std::string incident_gap = "1h";
+  std::chrono::milliseconds incident_gap{std::chrono::hours(1)};
   bool summary = false;
   HtmlReportArgs html;
 };
@@ -49,20 +50,10 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   opts.max_evidence = a.max_evidence;
   opts.jobs = a.jobs;
   opts.rank_patterns = a.rank_patterns;
-  const auto skew = parse_duration_us(a.skew);
-  if (!skew) {
-    std::cerr << "npu-doctor: --skew '" << a.skew << "' is not a duration (e.g. 5s, 500ms, 2m)\n";
-    return kUsage;
-  }
-  opts.cluster.skew_us = *skew;
+  opts.cluster.skew_us = a.skew.count() * 1000;
   opts.cluster.world_size = a.world_size;
-  const auto gap = parse_duration_us(a.incident_gap);
-  if (!gap || *gap <= 0) {
-    std::cerr << "npu-doctor: --incident-gap '" << a.incident_gap << "' is not a duration (e.g. 1h, 30m)\n";
-    return kUsage;
-  }
   opts.split_incidents = true;
-  opts.incidents.gap_us = *gap;
+  opts.incidents.gap_us = a.incident_gap.count() * 1000;
   std::optional<std::size_t> chosen;
   if (!a.incident.empty() && a.incident != "all") {
     const auto n = parse_number<std::size_t>(a.incident);
@@ -107,9 +98,9 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "Which incident to show in full when the inputs hold several runs: N (1 = the oldest) or all "
                   "(default: the most recent with a root cause; docs/incidents.md)")
       ->type_name("N|all");
-  cmd->add_option("--incident-gap", args->incident_gap,
-                  "Inputs further apart in time than this are separate incidents (default 1h)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--incident-gap", args->incident_gap,
+                      "Inputs further apart in time than this are separate incidents (default 1h)",
+                      {std::chrono::milliseconds(1)});
   cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
   add_html_report_options(cmd, args->html);
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
@@ -122,8 +113,7 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "Regex applied to each input path to find its rank and node, with named groups "
                   "(?<rank>\\d+) and (?<host>...) (repeatable; tried before rank_3/, rank-3.log, worker-3, node-2/)")
       ->type_name("REGEX");
-  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts when comparing ranks (default 5s)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts when comparing ranks (default 5s)");
   cmd->add_option("--world-size", args->world_size, "Number of ranks the job had (finds ranks with no logs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->footer(

@@ -15,6 +15,7 @@
 #include "analyzers/hccl/input_file.hpp"
 #include "checks/visible_devices.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/parse/npu_smi.hpp"
 #include "npu_doctor/probe.hpp"
@@ -180,7 +181,7 @@ struct HccnArgs {
   std::vector<std::string> paths;
   std::string devices;
   std::string tool;
-  double timeout_s = 10;
+  std::chrono::milliseconds timeout{10000};
   OutputArgs out;
 };
 
@@ -228,7 +229,7 @@ int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
     }
   } else {
     CommandOptions co;
-    co.timeout = std::chrono::milliseconds(std::llround(a.timeout_s * 1000));
+    co.timeout = a.timeout;
     std::string tool = a.tool;
     if (tool.empty()) {
       const char* path = std::getenv("PATH");
@@ -345,9 +346,9 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("LIST");
   h->add_option("--hccn-tool", hc->tool, "Without files: the hccn_tool to run (default: on PATH, then /usr/local/Ascend/driver/tools/hccn_tool)")
       ->type_name("PATH");
-  h->add_option("--timeout", hc->timeout_s, "Seconds each hccn_tool or npu-smi call may take (default 10)")
-      ->check(CLI::Range(0.05, 600.0))
-      ->type_name("SECONDS");
+  add_duration_option(h, "--timeout", hc->timeout,
+                      "Time each hccn_tool or npu-smi call may take (default 10s)",
+                      {std::chrono::milliseconds(50), std::chrono::hours(1)});
   add_output_options(h, hc->out);
   h->footer(exit_text);
   h->callback([&g, &exit_code, hc] { exit_code = run_hccn(g, *hc); });

@@ -10,6 +10,7 @@
 
 #include "checks/visible_devices.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "finding_report_output.hpp"
 #include "isolate/command_runner.hpp"
@@ -26,7 +27,7 @@ using namespace npu_doctor::isolate;
 struct IsolateArgs {
   std::vector<std::string> command;
   std::string devices;
-  std::string timeout = "300s";
+  std::chrono::milliseconds timeout{300000};
   std::string strategy = "grow";
   std::string log_dir;
   bool no_diagnose = false;
@@ -45,11 +46,6 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   const char* path = std::getenv("PATH");
   if (!find_on_path(a.command.front(), path != nullptr ? path : "")) {
     std::cerr << "npu-doctor: isolate: " << a.command.front() << ": not found or not executable\n";
-    return kUsage;
-  }
-  const auto timeout = net::parse_duration(a.timeout);
-  if (!timeout || timeout->count() < 10) {
-    std::cerr << "npu-doctor: --timeout '" << a.timeout << "' is not a duration of at least 10ms (e.g. 300s, 10m)\n";
     return kUsage;
   }
   std::vector<int> devices;
@@ -99,7 +95,7 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   }
   CommandRunnerOptions ro;
   ro.command = a.command;
-  ro.timeout = *timeout;
+  ro.timeout = a.timeout;
   ro.log_dir = a.log_dir;
   ro.diagnoser = diagnoser.get();
   Runner real = make_command_runner(ro);
@@ -116,7 +112,7 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   report.kb_version = kb->version();
   report.command = a.command;
   report.strategy = io.strategy;
-  report.timeout_ms = timeout->count();
+  report.timeout_ms = a.timeout.count();
   report.log_dir = a.log_dir;
   report.result = run_isolation(devices, io, with_progress);
   if (report.result.not_started) {
@@ -140,8 +136,9 @@ void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->required();
   cmd->add_option("--devices", args->devices, "Logical device ids to test (0-7, 0,2,4); default: every chip npu-smi info lists")
       ->type_name("LIST");
-  cmd->add_option("--timeout", args->timeout, "Each run is killed after this long and counts as a failure (default 300s)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--timeout", args->timeout,
+                      "Each run is killed after this long and counts as a failure (default 300s)",
+                      {std::chrono::milliseconds(10)});
   cmd->add_option("--strategy", args->strategy,
                   "grow (default): singles, then growing sets, pairs when a set fails; pairs: singles, every pair, "
                   "then all; single: one card at a time only")

@@ -15,11 +15,11 @@
 #include <map>
 
 #include "analyzers/memory/byte_size.hpp"
-#include "analyzers/memory/duration.hpp"
 #include "analyzers/memory/mem_report.hpp"
 #include "analyzers/memory/npu_smi_watch.hpp"
 #include "analyzers/memory/sparkline.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "render/mem_render.hpp"
 #include "render/prometheus/prometheus_render.hpp"
@@ -40,11 +40,11 @@ struct AnalyzeArgs {
 };
 
 struct WatchArgs {
-  std::string interval = "1s";
-  std::string duration;
+  std::chrono::milliseconds interval{1000};
+  std::optional<std::chrono::milliseconds> duration;
   uint64_t count = 0;
   std::string output = "-";
-  std::string timeout = "10s";
+  std::chrono::milliseconds timeout{10000};
   std::string live = "auto";
 };
 
@@ -246,24 +246,8 @@ class LiveView {
 };
 
 int run_watch(const GlobalOptions&, const WatchArgs& a) {
-  const auto interval = mem::parse_duration(a.interval);
-  if (!interval || interval->count() <= 0) {
-    std::cerr << "npu-doctor: --interval: not a duration: '" << a.interval << "' (e.g. 500ms, 1s, 2m)\n";
-    return kUsage;
-  }
-  std::optional<std::chrono::milliseconds> duration;
-  if (!a.duration.empty()) {
-    duration = mem::parse_duration(a.duration);
-    if (!duration) {
-      std::cerr << "npu-doctor: --duration: not a duration: '" << a.duration << "' (e.g. 30s, 10m, 2h)\n";
-      return kUsage;
-    }
-  }
-  const auto timeout = mem::parse_duration(a.timeout);
-  if (!timeout || timeout->count() <= 0) {
-    std::cerr << "npu-doctor: --timeout: not a duration: '" << a.timeout << "'\n";
-    return kUsage;
-  }
+  const auto interval = a.interval;
+  const auto duration = a.duration;
 
   std::ofstream file;
   const bool to_stdout = a.output.empty() || a.output == "-";
@@ -282,14 +266,14 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
 
   install_stop_handlers();
   CommandOptions co;
-  co.timeout = *timeout;
+  co.timeout = a.timeout;
   const auto start = std::chrono::steady_clock::now();
   constexpr int kMaxFailures = 5;
   int failures = 0;
   std::string last_error;
   uint64_t polls = 0;
   for (int64_t step = 0; g_stop == 0; ++step) {
-    const auto tick = start + *interval * step;
+    const auto tick = start + interval * step;
     if (duration && tick - start > *duration) break;
     sleep_until(tick);
     if (g_stop != 0) break;
@@ -361,14 +345,15 @@ void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto w = std::make_shared<WatchArgs>();
   CLI::App* wa = mem_cmd->add_subcommand(
       "watch", "Poll HBM usage per device from `npu-smi info` and write memory samples (JSON lines)");
-  wa->add_option("--interval", w->interval, "Time between polls (default 1s; e.g. 500ms, 5s, 1m)")->type_name("DURATION");
-  wa->add_option("--duration", w->duration, "Stop after this long (default: until Ctrl-C or SIGTERM)")
-      ->type_name("DURATION");
+  add_duration_option(wa, "--interval", w->interval, "Time between polls (default 1s; e.g. 500ms, 5s, 1m)",
+                      {std::chrono::milliseconds(1)});
+  add_duration_option(wa, "--duration", w->duration, "Stop after this long (default: until Ctrl-C or SIGTERM)");
   wa->add_option("--count", w->count, "Stop after N polls (default: no limit)")->type_name("N");
   wa->add_option("-o,--output", w->output,
                  "Write the samples to FILE (truncated, then one flushed line per device and poll) instead of stdout")
       ->type_name("FILE");
-  wa->add_option("--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)")->type_name("DURATION");
+  add_duration_option(wa, "--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)",
+                      {std::chrono::milliseconds(1)});
   wa->add_option("--live", w->live,
                  "A live line per device on stderr: auto (when stderr is a terminal and the samples do not go to it), "
                  "always, never")

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "diagnosis_output.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/node_summary.hpp"
@@ -21,7 +22,7 @@ struct MergeArgs {
   std::string format = "text";
   std::string output = "-";
   std::size_t max_evidence = 3;
-  std::string skew = "5s";
+  std::chrono::milliseconds skew{5000};
   std::optional<int> world_size;
   HtmlReportArgs html;
 };
@@ -60,11 +61,6 @@ std::optional<std::ifstream> open_summary_file(const std::string& path, std::str
 }
 
 int run(const GlobalOptions& g, const MergeArgs& a) {
-  const auto skew = parse_duration_us(a.skew);
-  if (!skew) {
-    std::cerr << "npu-doctor: --skew '" << a.skew << "' is not a duration (e.g. 5s, 500ms, 2m)\n";
-    return kUsage;
-  }
   auto kb = load_kb(g, std::cerr);
   std::vector<NodeSummary> nodes;
   std::vector<std::string> warnings;
@@ -84,7 +80,7 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
   }
   MergeOptions mo;
   mo.max_evidence = a.max_evidence;
-  mo.cluster.skew_us = *skew;
+  mo.cluster.skew_us = a.skew.count() * 1000;
   mo.cluster.world_size = a.world_size;
   const std::size_t count = nodes.size();
   HtmlReportArgs html = a.html;
@@ -106,7 +102,7 @@ void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_html_report_options(cmd, args->html);
   cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--skew", args->skew, "Clock skew tolerated between hosts (default 5s)")->type_name("DURATION");
+  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts (default 5s)");
   cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->footer("Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no summary readable, 3 internal error.");

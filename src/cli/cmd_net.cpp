@@ -11,6 +11,7 @@
 
 #include "analyzers/hccl/input_file.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "finding_report_output.hpp"
 #include "net/endpoint.hpp"
@@ -31,8 +32,8 @@ struct ServeArgs {
   std::string max_rate;
   bool no_relay = false;
   std::size_t max_clients = 32;
-  std::string idle_timeout = "30s";
-  std::string exit_after;
+  std::chrono::milliseconds idle_timeout{30000};
+  std::optional<std::chrono::milliseconds> exit_after;
 };
 
 int run_serve(const ServeArgs& a) {
@@ -49,20 +50,8 @@ int run_serve(const ServeArgs& a) {
     }
     o.max_rate = *bps / 8;
   }
-  const auto idle = parse_duration(a.idle_timeout);
-  if (!idle || idle->count() < 100) {
-    std::cerr << "npu-doctor: --idle-timeout '" << a.idle_timeout << "' is not a duration of at least 100ms\n";
-    return kUsage;
-  }
-  o.idle_timeout = *idle;
-  std::optional<std::chrono::milliseconds> exit_after;
-  if (!a.exit_after.empty()) {
-    exit_after = parse_duration(a.exit_after);
-    if (!exit_after) {
-      std::cerr << "npu-doctor: --exit-after '" << a.exit_after << "' is not a duration (e.g. 10m, 30s)\n";
-      return kUsage;
-    }
-  }
+  o.idle_timeout = a.idle_timeout;
+  const auto exit_after = a.exit_after;
   // SIGINT/SIGTERM are taken synchronously below: block them before any thread starts.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -97,9 +86,9 @@ struct TestArgs {
   std::string matrix;
   int port = kDefaultPort;
   int pings = 20;
-  std::string duration = "2s";
-  std::string connect_timeout = "3s";
-  std::string answer_timeout = "3s";
+  std::chrono::milliseconds duration{2000};
+  std::chrono::milliseconds connect_timeout{3000};
+  std::chrono::milliseconds answer_timeout{3000};
   bool no_throughput = false;
   std::string expect;
   std::optional<double> max_rtt_ms;
@@ -109,12 +98,6 @@ struct TestArgs {
   std::string output = "-";
 };
 
-std::optional<std::chrono::milliseconds> duration_arg(const std::string& name, const std::string& v) {
-  auto d = parse_duration(v);
-  if (!d) std::cerr << "npu-doctor: " << name << " '" << v << "' is not a duration (e.g. 2s, 500ms)\n";
-  return d;
-}
-
 int run_test(const GlobalOptions& g, const TestArgs& a) {
   if (a.hosts.empty() == a.matrix.empty()) {
     std::cerr << "npu-doctor: net test: give either HOST[:PORT]... or --matrix HOSTFILE\n";
@@ -122,17 +105,9 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
   }
   LinkTestOptions lo;
   lo.pings = a.pings;
-  const auto duration = duration_arg("--duration", a.duration);
-  const auto connect = duration_arg("--connect-timeout", a.connect_timeout);
-  const auto answer = duration_arg("--answer-timeout", a.answer_timeout);
-  if (!duration || !connect || !answer) return kUsage;
-  if (connect->count() < 10 || answer->count() < 10 || duration->count() > 600000) {
-    std::cerr << "npu-doctor: net test: timeouts must be at least 10ms and --duration at most 10m\n";
-    return kUsage;
-  }
-  lo.duration = a.no_throughput ? std::chrono::milliseconds(0) : *duration;
-  lo.connect_timeout = *connect;
-  lo.answer_timeout = *answer;
+  lo.duration = a.no_throughput ? std::chrono::milliseconds(0) : a.duration;
+  lo.connect_timeout = a.connect_timeout;
+  lo.answer_timeout = a.answer_timeout;
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   lo.self_name = host;
@@ -207,9 +182,9 @@ void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("RATE");
   s->add_flag("--no-relay", sa->no_relay, "Do not test links to other servers when a tester asks (disables --matrix through this node)");
   s->add_option("--max-clients", sa->max_clients, "Connections served at once (default 32)")->check(CLI::Range(1, 4096));
-  s->add_option("--idle-timeout", sa->idle_timeout, "Close a connection silent this long (default 30s)")->type_name("DURATION");
-  s->add_option("--exit-after", sa->exit_after, "Stop after this long (default: run until Ctrl-C or SIGTERM)")
-      ->type_name("DURATION");
+  add_duration_option(s, "--idle-timeout", sa->idle_timeout, "Close a connection silent this long (default 30s)",
+                      {std::chrono::milliseconds(100)});
+  add_duration_option(s, "--exit-after", sa->exit_after, "Stop after this long (default: run until Ctrl-C or SIGTERM)");
   s->footer("Prints 'npu-doctor net serve: listening on ADDR port PORT' when ready.\n"
             "Exit status: 0 stopped by a signal or --exit-after, 2 cannot listen or bad option.");
   s->callback([&exit_code, sa] { exit_code = run_serve(*sa); });
@@ -223,13 +198,14 @@ void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("HOSTFILE");
   t->add_option("-p,--port", ta->port, "Port of hosts given without one (default 46300)")->check(CLI::Range(1, 65535));
   t->add_option("--pings", ta->pings, "Round trips measured per link (default 20)")->check(CLI::Range(0, 10000));
-  t->add_option("--duration", ta->duration, "Throughput test length per direction (default 2s)")->type_name("DURATION");
+  add_duration_option(t, "--duration", ta->duration, "Throughput test length per direction (default 2s)",
+                      {std::chrono::milliseconds(0), std::chrono::minutes(10)});
   t->add_flag("--no-throughput", ta->no_throughput, "Only reachability and latency");
-  t->add_option("--connect-timeout", ta->connect_timeout, "Give up connecting after this long (default 3s)")
-      ->type_name("DURATION");
-  t->add_option("--answer-timeout", ta->answer_timeout,
-                "A server must greet and answer each ping within this long (default 3s)")
-      ->type_name("DURATION");
+  add_duration_option(t, "--connect-timeout", ta->connect_timeout, "Give up connecting after this long (default 3s)",
+                      {std::chrono::milliseconds(10)});
+  add_duration_option(t, "--answer-timeout", ta->answer_timeout,
+                      "A server must greet and answer each ping within this long (default 3s)",
+                      {std::chrono::milliseconds(10)});
   t->add_option("--expect-throughput", ta->expect,
                 "Throughput each link should reach, in bits per second (25G, 800M); default: the upper quartile of all links")
       ->type_name("RATE");

@@ -9,6 +9,7 @@
 
 #include "bundle/collector.hpp"
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "live/job_run.hpp"
 #include "live/plog_locations.hpp"
@@ -26,13 +27,13 @@ struct RunArgs {
   std::string format = "text";
   std::string output;
   std::string bundle;
-  std::string hang_after;
+  std::optional<std::chrono::milliseconds> hang_after;
   bool kill_on_hang = false;
-  std::string kill_grace = "10s";
+  std::chrono::milliseconds kill_grace{10000};
   std::vector<std::string> plog_dirs;
   bool no_plog = false;
   bool poll = false;
-  std::string poll_interval = "1s";
+  std::chrono::milliseconds poll_interval{1000};
   bool no_pty = false;
   std::size_t before = 8;
   std::size_t after = 4;
@@ -106,24 +107,11 @@ int run(const GlobalOptions& g, const RunArgs& a) {
     std::cerr << "npu-doctor: run: give the command after --, e.g. npu-doctor run -- python3 train.py\n";
     return kUsage;
   }
-  auto duration = [](const std::string& text, const char* option) -> std::optional<std::chrono::milliseconds> {
-    const auto us = parse_duration_us(text);
-    if (!us || *us <= 0) {
-      std::cerr << "npu-doctor: run: " << option << " '" << text << "' is not a duration (e.g. 30s, 10m, 1h)\n";
-      return std::nullopt;
-    }
-    return std::chrono::milliseconds(*us / 1000);
-  };
-  if (!a.hang_after.empty()) {
-    s.hang_after = duration(a.hang_after, "--hang-after");
-    if (!s.hang_after) return kUsage;
-  } else if (a.kill_on_hang) {
+  s.hang_after = a.hang_after;
+  if (!a.hang_after && a.kill_on_hang) {
     std::cerr << "npu-doctor: run: --kill-on-hang needs --hang-after DURATION\n";
     return kUsage;
   }
-  const auto grace = duration(a.kill_grace, "--kill-grace");
-  const auto interval = duration(a.poll_interval, "--poll-interval");
-  if (!grace || !interval) return kUsage;
   if (!a.output.empty() && a.output != "-" && !writable_target(a.output, "-o")) return kUsage;
   if (!a.bundle.empty() && !writable_target(a.bundle, "--bundle-on-failure")) return kUsage;
 
@@ -136,9 +124,9 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   s.job.pty_stderr = !a.no_pty && isatty(STDERR_FILENO) != 0;
   if (!a.no_plog) s.plog_roots = a.plog_dirs.empty() ? live::default_plog_roots() : a.plog_dirs;
   s.poll = a.poll;
-  s.poll_interval = *interval;
+  s.poll_interval = a.poll_interval;
   s.kill_on_hang = a.kill_on_hang;
-  s.kill_grace = *grace;
+  s.kill_grace = a.kill_grace;
   s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
   s.scan.tail_lines = a.tail;
   if (!a.bundle.empty()) s.keep_output_bytes = 8u << 20;
@@ -209,20 +197,21 @@ void setup_run(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--bundle-on-failure", args->bundle,
                   "When the job fails, write a bug-report bundle (npu-doctor bundle) with its output and plogs to FILE")
       ->type_name("FILE");
-  cmd->add_option("--hang-after", args->hang_after,
-                  "No output from the job and no plog growth for this long is a hang: report it (e.g. 30m)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--hang-after", args->hang_after,
+                      "No output from the job and no plog growth for this long is a hang: report it (e.g. 30m)",
+                      {std::chrono::milliseconds(1)});
   cmd->add_flag("--kill-on-hang", args->kill_on_hang,
                 "After reporting a hang, end the job: SIGTERM to its process group, SIGKILL after --kill-grace");
-  cmd->add_option("--kill-grace", args->kill_grace, "Time between SIGTERM and SIGKILL with --kill-on-hang (default 10s)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--kill-grace", args->kill_grace,
+                      "Time between SIGTERM and SIGKILL with --kill-on-hang (default 10s)", {std::chrono::milliseconds(1)});
   cmd->add_option("--plog-dir", args->plog_dirs,
                   "Follow the plog files in DIR (repeatable) instead of $ASCEND_PROCESS_LOG_PATH, "
                   "$ASCEND_WORK_PATH/log/debug or ~/ascend/log/debug")
       ->type_name("DIR");
   cmd->add_flag("--no-plog", args->no_plog, "Scan only the job's output, follow no plog files");
   cmd->add_flag("--poll", args->poll, "Poll the plog folders instead of using inotify");
-  cmd->add_option("--poll-interval", args->poll_interval, "How often to poll (default 1s)")->type_name("DURATION");
+  add_duration_option(cmd, "--poll-interval", args->poll_interval, "How often to poll (default 1s)",
+                      {std::chrono::milliseconds(1)});
   cmd->add_flag("--no-pty", args->no_pty, "Give the job pipes even when our stdout or stderr is a terminal");
   cmd->add_option("--tail", args->tail, "Last lines of each stream shown in a hang report (default 10)")
       ->check(CLI::Range(1, 1000));

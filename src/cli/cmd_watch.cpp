@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "duration_option.hpp"
 #include "exit_codes.hpp"
 #include "live/incident_output.hpp"
 #include "live/watcher.hpp"
@@ -27,12 +28,12 @@ struct WatchArgs {
   std::string output;
   bool until_root_cause = false;
   std::string exec;
-  std::string exec_timeout = "30s";
+  std::chrono::milliseconds exec_timeout{30000};
   bool from_start = false;
   bool poll = false;
-  std::string poll_interval = "1s";
-  std::string settle = "1s";
-  std::string quiet_gap = "10m";
+  std::chrono::milliseconds poll_interval{1000};
+  std::chrono::milliseconds settle{1000};
+  std::chrono::milliseconds quiet_gap{std::chrono::minutes(10)};
   std::size_t before = 8;
   std::size_t after = 4;
   std::optional<std::size_t> context;
@@ -46,23 +47,6 @@ std::string host_name() {
 }
 
 int run(const GlobalOptions& g, const WatchArgs& a) {
-  auto duration = [](const std::string& text, const char* option) -> std::optional<std::chrono::milliseconds> {
-    const auto us = parse_duration_us(text);
-    if (!us || *us < 0) {
-      std::cerr << "npu-doctor: watch: " << option << " '" << text << "' is not a duration (e.g. 1s, 500ms, 10m)\n";
-      return std::nullopt;
-    }
-    return std::chrono::milliseconds(*us / 1000);
-  };
-  const auto interval = duration(a.poll_interval, "--poll-interval");
-  const auto settle = duration(a.settle, "--settle");
-  const auto gap = duration(a.quiet_gap, "--quiet-gap");
-  const auto exec_timeout = duration(a.exec_timeout, "--exec-timeout");
-  if (!interval || !settle || !gap || !exec_timeout) return kUsage;
-  if (interval->count() < 10) {
-    std::cerr << "npu-doctor: watch: --poll-interval must be at least 10ms\n";
-    return kUsage;
-  }
   if (a.format == "prometheus" && (a.output.empty() || a.output == "-")) {
     std::cerr << "npu-doctor: watch: -f prometheus keeps a file current: give -o FILE (the textfile collector's "
                  "directory)\n";
@@ -113,7 +97,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   s.follow.roots = a.paths;
   s.follow.from_start = a.from_start;
   s.follow.polling = a.poll;
-  s.follow.poll_interval = *interval;
+  s.follow.poll_interval = a.poll_interval;
   // Our own report file is never one of the logs we follow.
   const fs::path own = a.output.empty() || a.output == "-" ? fs::path() : fs::weakly_canonical(a.output, ec);
   s.follow.accept = [own](const std::string& path) {
@@ -123,9 +107,9 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
     return p != own && p.string() != own.string() + ".tmp." + std::to_string(getpid());
   };
   s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
-  s.settle = *settle;
-  s.max_wait = std::max(std::chrono::milliseconds(10000), 5 * *settle);
-  s.quiet_gap = *gap;
+  s.settle = a.settle;
+  s.max_wait = std::max(std::chrono::milliseconds(10000), 5 * a.settle);
+  s.quiet_gap = a.quiet_gap;
   s.until_root_cause = a.until_root_cause;
 
   const RenderOptions ro = render_options(g, !appended.is_open() && a.format == "text");
@@ -172,7 +156,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
     metrics.last_incident_seconds = prometheus::now_seconds();
     last = inc.report;
     write_metrics();
-    if (!a.exec.empty()) live::run_incident_hook(a.exec, inc, json, *exec_timeout, std::cerr);
+    if (!a.exec.empty()) live::run_incident_hook(a.exec, inc, json, a.exec_timeout, std::cerr);
     return out_ok;  // stdout closed: nobody reads us any more
   };
 
@@ -206,19 +190,17 @@ void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--exec", args->exec,
                   "Run this shell command for each incident, its JSON on stdin (alerting hooks)")
       ->type_name("CMD");
-  cmd->add_option("--exec-timeout", args->exec_timeout, "Kill an --exec command after this long (default 30s)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--exec-timeout", args->exec_timeout, "Kill an --exec command after this long (default 30s)");
   cmd->add_flag("--from-start", args->from_start,
                 "Also read what the files hold already (default: only what is written from now on)");
   cmd->add_flag("--poll", args->poll, "Poll instead of using inotify (inotify is not used on network file systems anyway)");
-  cmd->add_option("--poll-interval", args->poll_interval, "How often to poll (default 1s)")->type_name("DURATION");
-  cmd->add_option("--settle", args->settle,
-                  "Report an incident once no new error has come for this long (default 1s)")
-      ->type_name("DURATION");
-  cmd->add_option("--quiet-gap", args->quiet_gap,
-                  "Errors that repeat the last incident's are the same incident unless the logs were free of errors "
-                  "this long (default 10m)")
-      ->type_name("DURATION");
+  add_duration_option(cmd, "--poll-interval", args->poll_interval, "How often to poll (default 1s)",
+                      {std::chrono::milliseconds(10)});
+  add_duration_option(cmd, "--settle", args->settle,
+                      "Report an incident once no new error has come for this long (default 1s)");
+  add_duration_option(cmd, "--quiet-gap", args->quiet_gap,
+                      "Errors that repeat the last incident's are the same incident unless the logs were free of "
+                      "errors this long (default 10m)");
   cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
   cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
   cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");

@@ -192,12 +192,6 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   return true;
 }
 
-std::optional<int64_t> parse_duration_us(const std::string& s) {
-  const auto d = parse_duration(s);
-  if (!d) return std::nullopt;
-  return static_cast<int64_t>(d->count()) * 1000;
-}
-
 void prepare_app(CLI::App& app, GlobalOptions& g) {
   app.set_version_flag("--version", [] { return version_text(system_kb_dir()); },
                        "Print the version, the knowledge base and the build's optional features, and exit");

@@ -64,9 +64,6 @@ void print_problem(const KbProblem& p, std::ostream& err);
 // temporary file: see install_interrupt_handlers). False on failure.
 bool write_output(const std::string& path, const std::function<void(std::ostream&)>& write, std::ostream& err);
 
-// "5s", "500ms", "2m", "1h", "1.5" (seconds) -> microseconds (npu_doctor/duration.hpp).
-std::optional<int64_t> parse_duration_us(const std::string& s);
-
 // A subcommand registers itself and sets `exit_code` when it runs.
 using Setup = void (*)(CLI::App& app, GlobalOptions& g, int& exit_code);
 

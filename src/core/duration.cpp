@@ -20,6 +20,7 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   else if (unit == "ms") ms_per_unit = 1;
   else if (unit == "m" || unit == "min") ms_per_unit = 60000;
   else if (unit == "h") ms_per_unit = 3600000;
+  else if (unit == "d") ms_per_unit = 86400000;
   else return std::nullopt;
   const double ms = value * ms_per_unit;
   if (!std::isfinite(ms) || ms < 0 || ms > 366.0 * 24 * 3600000) return std::nullopt;

@@ -24,6 +24,7 @@ if(NOT NPU_DOCTOR_MPI STREQUAL "OFF")
     add_executable(npu-doctor-mpi
       ${PROJECT_SOURCE_DIR}/src/cli/mpi_main.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/common.cpp
+      ${PROJECT_SOURCE_DIR}/src/cli/duration_option.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/diagnosis_output.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/cmd_cluster.cpp
       ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp)

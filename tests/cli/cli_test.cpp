@@ -148,6 +148,50 @@ TEST(Cli, SiteKnowledgeBaseByFlagAndEnvironment) {
   EXPECT_EQ(r.exit_code, 0);
 }
 
+// One duration syntax for every time-valued option (docs/cli.md, "Durations"): the same
+// words for a bad value, checked while parsing, before any work starts.
+TEST(Cli, EveryDurationOptionReadsOneSyntax) {
+  const std::vector<std::vector<std::string>> options = {
+      {"diagnose", "--skew"},          {"diagnose", "--incident-gap"},    {"bundle", "--since"},
+      {"bundle", "--timeout"},         {"check", "--timeout"},            {"hccl", "hccn", "--timeout"},
+      {"cluster", "--node-timeout"},   {"cluster", "--skew"},             {"merge", "--skew"},
+      {"isolate", "--timeout"},        {"mem", "watch", "--interval"},    {"mem", "watch", "--duration"},
+      {"mem", "watch", "--timeout"},   {"net", "serve", "--idle-timeout"}, {"net", "serve", "--exit-after"},
+      {"net", "test", "--duration"},   {"net", "test", "--connect-timeout"}, {"net", "test", "--answer-timeout"},
+      {"run", "--hang-after"},         {"run", "--kill-grace"},           {"run", "--poll-interval"},
+      {"watch", "--exec-timeout"},     {"watch", "--poll-interval"},      {"watch", "--settle"},
+      {"watch", "--quiet-gap"}};
+  for (const auto& words : options) {
+    const std::string flag = words.back();
+    std::vector<std::string> help(words.begin(), words.end() - 1);
+    help.push_back("--help");
+    const auto h = run_npu_doctor(help);
+    EXPECT_NE(h.out.find(flag + " DURATION"), std::string::npos) << flag << " in " << help[0] << " --help";
+
+    std::vector<std::string> bad = words;
+    bad.push_back("5x");
+    const auto r = run_npu_doctor(bad);
+    EXPECT_EQ(r.exit_code, 2) << words[0] << " " << flag;
+    EXPECT_NE(r.err.find(flag + ": '5x' is not a duration"), std::string::npos) << words[0] << " " << flag << ": " << r.err;
+  }
+}
+
+TEST(Cli, DurationsTakeUnitsBareSecondsAndBounds) {
+  const auto log = fixture("logs/device_oom_plog.log");
+  // Every unit, and a bare number as seconds.
+  for (const char* gap : {"1d", "2h", "30m", "90s", "1500ms", "7200"}) {
+    const auto r = run_npu_doctor({"diagnose", "--incident-gap", gap, "--skew", "2.5", log});
+    EXPECT_EQ(r.exit_code, 1) << gap << ": " << r.err;
+  }
+  // Below an option's bound: the bound is named.
+  const auto low = run_npu_doctor({"check", "--timeout", "1ms"});
+  EXPECT_EQ(low.exit_code, 2);
+  EXPECT_NE(low.err.find("--timeout: '1ms' is shorter than 50ms"), std::string::npos) << low.err;
+  const auto high = run_npu_doctor({"net", "test", "--duration", "11m", "127.0.0.1"});
+  EXPECT_EQ(high.exit_code, 2);
+  EXPECT_NE(high.err.find("--duration: '11m' is longer than 10m"), std::string::npos) << high.err;
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_npu_doctor({}).exit_code, 2);
   EXPECT_EQ(run_npu_doctor({"diagnose"}).exit_code, 2);

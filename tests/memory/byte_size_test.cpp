@@ -51,7 +51,8 @@ TEST(MemDuration, CommandLineDurations) {
   EXPECT_EQ(parse_duration("10m"), milliseconds(600000));
   EXPECT_EQ(parse_duration("2h"), milliseconds(7200000));
   EXPECT_EQ(parse_duration("3"), milliseconds(3000));
-  for (const char* bad : {"", "s", "-1s", "1d", "1 s", "10x", "9999999h"}) EXPECT_FALSE(parse_duration(bad)) << bad;
+  EXPECT_EQ(parse_duration("1d"), milliseconds(86400000));
+  for (const char* bad : {"", "s", "-1s", "1 s", "10x", "1w", "9999999h"}) EXPECT_FALSE(parse_duration(bad)) << bad;
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ TEST(NetParse, Units) {
   EXPECT_EQ(parse_duration("500ms")->count(), 500);
   EXPECT_EQ(parse_duration("1.5")->count(), 1500);
   EXPECT_EQ(parse_duration("2m")->count(), 120000);
-  for (const char* bad : {"", "soon", "5d", "-1s"}) EXPECT_FALSE(parse_duration(bad)) << bad;
+  EXPECT_EQ(parse_duration("1d")->count(), 86400000);
+  for (const char* bad : {"", "soon", "5w", "1y", "-1s"}) EXPECT_FALSE(parse_duration(bad)) << bad;
 }
 
 TEST(NetParse, PairRoundsCoverEveryPairOnceWithDisjointRounds) {
