@@ -31,7 +31,9 @@ if(NPU_DOCTOR_SYSTEM_KB_DIR)
 endif()
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/ARCHITECTURE.md DESTINATION ${NPU_DOCTOR_DOC_DIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${NPU_DOCTOR_DOC_DIR}/docs FILES_MATCHING PATTERN "*.md")
+# The JSON contracts come with their schemas (docs/schemas, linked from each docs/json-*.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${NPU_DOCTOR_DOC_DIR}/docs
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.schema.json")
 # The training-loop memory sample writer (docs/mem.md), dependency-free Python.
 install(FILES ${PROJECT_SOURCE_DIR}/python/npu_doctor_mem.py DESTINATION ${CMAKE_INSTALL_DATADIR}/npu-doctor/python)
 

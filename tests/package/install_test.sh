@@ -36,7 +36,7 @@ fi
 
 [ -s "$root/share/bash-completion/completions/npu-doctor" ] || fail "no bash completion"
 [ -s "$root/share/zsh/vendor-completions/_npu-doctor" ] || fail "no zsh completion"
-for f in README.md ARCHITECTURE.md docs/prometheus.md docs/install.md docs/cli.md; do
+for f in README.md ARCHITECTURE.md docs/prometheus.md docs/install.md docs/cli.md docs/schemas/diagnosis-v1.schema.json; do
   [ -s "$root/share/doc/npu-doctor/$f" ] || fail "no $f in share/doc/npu-doctor"
 done
 [ -s "$root/share/npu-doctor/python/npu_doctor_mem.py" ] || fail "no memory sample writer"

@@ -1,0 +1,36 @@
+# Golden outputs (tests/golden/README.md): every command and format run by the real binary on
+# fixtures, normalised and compared byte for byte with tests/golden/<command>/<case>/; every
+# JSON written is validated against docs/schemas. One test per command folder (Golden.<command>),
+# GoldenRunner.FailsAChangedOutputWithADiff and GoldenSchemas.RejectBrokenDocuments.
+# NPU_DOCTOR_GOLDEN_UPDATE=1 (or scripts/update-goldens.sh) rewrites the expected files.
+# Needs Python 3 with jsonschema (Debian's python3-jsonschema, scripts/install-deps.sh).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  file(GLOB NPU_DOCTOR_GOLDEN_CMDS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*/*/cmd)
+  set(NPU_DOCTOR_GOLDEN_COMMANDS "")
+  foreach(cmd ${NPU_DOCTOR_GOLDEN_CMDS})
+    get_filename_component(case_dir ${cmd} DIRECTORY)
+    get_filename_component(command_dir ${case_dir} DIRECTORY)
+    get_filename_component(command ${command_dir} NAME)
+    list(APPEND NPU_DOCTOR_GOLDEN_COMMANDS ${command})
+  endforeach()
+  list(REMOVE_DUPLICATES NPU_DOCTOR_GOLDEN_COMMANDS)
+  foreach(command ${NPU_DOCTOR_GOLDEN_COMMANDS})
+    add_test(NAME Golden.${command}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
+              ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_LIST_DIR}/${command})
+    # The cases share one cache of compiled pattern databases (a fresh one costs ~0.25 s a case).
+    set_tests_properties(Golden.${command} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache")
+  endforeach()
+  add_test(NAME GoldenRunner.FailsAChangedOutputWithADiff
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/runner_selftest.py $<TARGET_FILE:npu-doctor>
+            ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION})
+  set_tests_properties(GoldenRunner.FailsAChangedOutputWithADiff PROPERTIES TIMEOUT 60
+    ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache")
+  add_test(NAME GoldenSchemas.RejectBrokenDocuments
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/schema_selftest.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(GoldenSchemas.RejectBrokenDocuments PROPERTIES TIMEOUT 60)
+else()
+  message(WARNING "No Python 3 interpreter: the golden tests (tests/golden) are not registered")
+endif()
