@@ -127,7 +127,7 @@ for s in "${sections[@]}"; do
       touch "$r/.complete-$files"
     fi
     big=$log
-    size_of() { du -sh --apparent-size "$1" | cut -f1; }
+    size_of() { du -sh --apparent-size "$1" 2>/dev/null | cut -f1; }  # empty for inputs RSS_DIR lacks
     echo "| command | input | peak RSS (MiB) | seconds | exit |"
     echo "|---|---|---:|---:|---:|"
     # rss LABEL INPUT-DESCRIPTION COMMAND...: one run, stdout discarded.

@@ -108,10 +108,11 @@ std::vector<NodeSummary> read_summaries(const std::vector<std::optional<std::str
 }
 
 // A single node's summary, read back from the --summary-out file it was just written to.
-std::vector<NodeSummary> read_summary_file(const std::string& path, const KnowledgeBase& kb,
+std::vector<NodeSummary> read_summary_file(const std::string& path, std::size_t inputs, const KnowledgeBase& kb,
                                            std::vector<std::string>& warnings) {
   std::vector<NodeSummary> nodes(1);
   NodeSummary& s = nodes.front();
+  s.inputs.reserve(inputs);  // as many as were written: no doubling past them
   std::string error;
   std::ifstream in(path, std::ios::binary);
   if (!in) error = std::string("cannot read ") + path + ": " + std::strerror(errno);
@@ -157,6 +158,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   // A single node with --summary-out reads its summary back from that file as it is
   // parsed: the summary's JSON text (350 bytes an input) is never in memory whole.
   std::string own_file;
+  std::size_t own_inputs = 0;
   {
     // Only the JSON travels (and is read back, also on a single node, so that every node's
     // summary is read the same way); the summary itself is freed before the gather.
@@ -167,6 +169,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
       else if (std::error_code ec; transport->nodes() == 1 && std::filesystem::is_regular_file(path, ec)) own_file = path;
     }
     if (own_file.empty()) own_json = node_summary_json(own);
+    own_inputs = own.inputs.size();
   }
   std::vector<std::optional<std::string>> texts;
   if (own_file.empty()) texts = transport->gather(std::move(own_json), start + timeout + kGatherGrace);
@@ -174,7 +177,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   if (node == 0) {
     std::vector<std::string> warnings;
     std::vector<NodeSummary> nodes =
-        own_file.empty() ? read_summaries(texts, *kb, a.node_timeout, warnings) : read_summary_file(own_file, *kb, warnings);
+        own_file.empty() ? read_summaries(texts, *kb, a.node_timeout, warnings) : read_summary_file(own_file, own_inputs, *kb, warnings);
     std::size_t reported = 0;
     for (const auto& n : nodes) reported += n.status == NodeSummary::Status::ok ? 1 : 0;
     everyone = std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); });
