@@ -12,7 +12,11 @@
 #
 # Environment: NPU_DOCTOR (binary), NPU_DOCTOR_BENCH_LOG (a large log to reuse, e.g. the
 # 1 GiB one compare.sh generated; else a 256 MiB one is generated), MEM_REPEAT (default 10),
-# RSS_FILES (inputs of the many-inputs runs, default 100000).
+# RSS_FILES (inputs of the many-inputs runs, default 100000), RSS_DIR (keep the rss inputs
+# there and reuse them in later runs, e.g. to measure two builds on the same inputs),
+# RSS_ONLY (an extended regex: only the rss rows whose command matches, e.g. 'diagnose -f json|mem';
+# `merge` reads the summary of the `cluster` row and `diagnose BUNDLE` the bundle of the
+# second `bundle` row, so select those with them).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
@@ -115,22 +119,27 @@ for s in "${sections[@]}"; do
     need_log
     files=${RSS_FILES:-100000}
     echo; echo "## peak RSS per command (goal: under 64 MiB at any input size and count)"
-    echo "generating inputs in $work ..." >&2
-    python3 "$here/rss_inputs.py" "$work/rss" --files "$files" >&2
+    r=${RSS_DIR:-$work/rss}
+    if [[ -z ${RSS_DIR:-} || ! -f $r/.complete-$files ]]; then
+      [[ ! -e $r || -z $(ls -A "$r") ]] || die "RSS_DIR $r holds something else than $files inputs; give an empty or new directory"
+      echo "generating inputs in $r ..." >&2
+      python3 "$here/rss_inputs.py" "$r" --files "$files" >&2
+      touch "$r/.complete-$files"
+    fi
     big=$log
-    size_of() { du -sh --apparent-size "$1" | cut -f1; }
+    size_of() { du -sh --apparent-size "$1" 2>/dev/null | cut -f1; }  # empty for inputs RSS_DIR lacks
     echo "| command | input | peak RSS (MiB) | seconds | exit |"
     echo "|---|---|---:|---:|---:|"
     # rss LABEL INPUT-DESCRIPTION COMMAND...: one run, stdout discarded.
     rss() {
       local label=$1 what=$2; shift 2
       local a b rc=0
+      [[ -z ${RSS_ONLY:-} || $label =~ $RSS_ONLY ]] || return 0
       a=$(now)
       /usr/bin/time -f '%M' -o "$work/rss.kb" "$@" >/dev/null 2>"$work/rss.err" || rc=$?
       b=$(now)
       echo "| \`$label\` | $what | $(($(tail -n 1 "$work/rss.kb") / 1024)) | $(elapsed "$a" "$b") | $rc |"
     }
-    r=$work/rss
     rss "diagnose -f json" "$files files" "$npu" diagnose -f json "$r/many"
     rss "diagnose -f text" "$files files" "$npu" diagnose -f text "$r/many"
     rss "diagnose -f markdown" "$files files" "$npu" diagnose -f markdown "$r/many"

@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   using namespace npu_doctor;
   const std::string& path = scratch_path();
   if (!write_all(path, data, size)) return 0;
-  InputItem item{"fuzz.bin", path, false};
+  InputItem item{path, false};
   std::vector<InputReport> reports;
   std::vector<char> buf(1 << 14);
   visit_streams(

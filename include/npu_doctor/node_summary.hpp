@@ -37,7 +37,8 @@ void write_node_summary_json(const NodeSummary& s, std::ostream& out);
 
 // Reads a summary back; entries are looked up in `kb` by id (an id it does not know is
 // dropped and named in `warnings`). Returns false with `error` set for text that is not a
-// node summary.
+// node summary. `out.inputs` is replaced; room reserved in it beforehand is used (a caller
+// that knows the number of inputs spares the vector's doublings).
 bool parse_node_summary(std::string_view json, const KnowledgeBase& kb, NodeSummary& out, std::string& error,
                         std::vector<std::string>& warnings);
 // The same from a stream (a summary file), read as it is parsed.

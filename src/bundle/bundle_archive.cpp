@@ -101,9 +101,11 @@ bool write_entry(archive* a, const std::string& name, std::string_view data, boo
 
 }  // namespace
 
+std::string MemberInfo::sha256() const { return to_hex(digest); }
+
 bool ArchiveWriter::add(const std::string& member, std::string_view data, std::string& error) {
   if (!write_entry(impl_->a, impl_->top_dir + "/" + member, data, false, error)) return false;
-  members_.push_back({member, data.size(), sha256_hex(data)});
+  members_.push_back({member, data.size(), sha256(data)});
   return true;
 }
 
@@ -135,7 +137,7 @@ bool ArchiveWriter::add_file(const std::string& member, const std::string& path,
     done += piece.size();
   }
   ::close(fd);
-  if (ok) members_.push_back({member, size, to_hex(digest.finish())});
+  if (ok) members_.push_back({member, size, digest.finish()});
   return ok;
 }
 

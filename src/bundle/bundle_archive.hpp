@@ -2,6 +2,7 @@
 // The bundle on disk: a .tar.gz written to a temporary name (owner-only from the first
 // byte) and renamed when complete, and the way back: a bundle archive or unpacked
 // directory opened for `diagnose` and `check --root`.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,7 +22,8 @@ inline constexpr const char* kProbeRecordMember = "check/probe-record.json";
 struct MemberInfo {
   std::string path;  // inside the bundle directory ("logs/var/log/npu/slog/x.log")
   std::uint64_t size = 0;
-  std::string sha256;
+  std::array<std::uint8_t, 32> digest{};  // SHA-256; kept as bytes, not 64 hex digits on the heap (100,000 logs)
+  std::string sha256() const;              // as hex
 };
 
 // Members go straight into the compressed archive; nothing unredacted touches the disk

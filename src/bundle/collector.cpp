@@ -536,7 +536,7 @@ void Collector::write_manifest() {
   for (const auto& s : selection_.searched) searched.push_back(redactor_.redact(s));
   w.member("logs", json{{"searched", searched}, {"collected", logs_collected_}});
   w.begin_array("members");
-  for (const auto& mi : writer_.members()) w.element(json{{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256}});
+  for (const auto& mi : writer_.members()) w.element(json{{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256()}});
   w.end_array();
   w.member("options", json{{"root", redactor_.redact(o_.root)},
                            {"max_size", o_.max_size},

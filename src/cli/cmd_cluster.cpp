@@ -3,7 +3,11 @@
 // nodes are MPI ranks; without it this machine is the only node (with --summary-out its
 // summary is kept for `npu-doctor merge`).
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -104,6 +108,25 @@ std::vector<NodeSummary> read_summaries(const std::vector<std::optional<std::str
   return nodes;
 }
 
+// A single node's summary, read back from the --summary-out file it was just written to.
+std::vector<NodeSummary> read_summary_file(const std::string& path, std::size_t inputs, const KnowledgeBase& kb,
+                                           std::vector<std::string>& warnings) {
+  std::vector<NodeSummary> nodes(1);
+  NodeSummary& s = nodes.front();
+  s.inputs.reserve(inputs);  // as many as were written: no doubling past them
+  std::string error;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) error = std::string("cannot read ") + path + ": " + std::strerror(errno);
+  if (!in || !parse_node_summary(in, kb, s, error, warnings)) {
+    s = NodeSummary{};
+    s.status = NodeSummary::Status::failed;
+    s.note = "its summary could not be read: " + error;
+  }
+  s.node = 0;
+  if (s.host.empty()) s.host = "node-0";
+  return nodes;
+}
+
 int run(const GlobalOptions& g, const ClusterArgs& a) {
   if (a.logs.empty() && !a.check) {
     std::cerr << "npu-doctor: cluster needs --logs PATH (repeatable) or --check\n";
@@ -126,26 +149,34 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   const std::shared_ptr<const KnowledgeBase> kb = load_kb(g, node == 0 ? std::cerr : quiet);
   bool abandoned = false;
   std::string own_json;
+  int rc = kOk;
+  // A single node with --summary-out reads its summary back from that file as it is
+  // parsed: the summary's JSON text (350 bytes an input) is never in memory whole.
+  std::string own_file;
+  std::size_t own_inputs = 0;
   {
     // Only the JSON travels (and is read back, also on a single node, so that every node's
     // summary is read the same way); the summary itself is freed before the gather.
     const NodeSummary own = summarise_this_node(kb, a, host, node, timeout, abandoned);
-    own_json = node_summary_json(own);
+    if (!a.summary_out.empty()) {
+      const std::string path = expand_node_placeholders(a.summary_out, host, node);
+      if (!write_output(path, [&](std::ostream& out) { write_node_summary_json(own, out); }, std::cerr)) rc = kUsage;
+      else if (std::error_code ec; transport->nodes() == 1 && std::filesystem::is_regular_file(path, ec)) own_file = path;
+    }
+    if (own_file.empty()) own_json = node_summary_json(own);
+    own_inputs = own.inputs.size();
   }
-  int rc = kOk;
-  if (!a.summary_out.empty()) {
-    const std::string path = expand_node_placeholders(a.summary_out, host, node);
-    if (!write_output(path, [&](std::ostream& out) { out << own_json; }, std::cerr)) rc = kUsage;
-  }
-  auto texts = transport->gather(std::move(own_json), start + timeout + kGatherGrace);
+  std::vector<std::optional<std::string>> texts;
+  if (own_file.empty()) texts = transport->gather(std::move(own_json), start + timeout + kGatherGrace);
   bool everyone = true;
   if (node == 0) {
     std::vector<std::string> warnings;
-    std::vector<NodeSummary> nodes = read_summaries(texts, *kb, a.node_timeout, warnings);
+    std::vector<NodeSummary> nodes =
+        own_file.empty() ? read_summaries(texts, *kb, a.node_timeout, warnings) : read_summary_file(own_file, own_inputs, *kb, warnings);
     std::size_t reported = 0;
     for (const auto& n : nodes) reported += n.status == NodeSummary::Status::ok ? 1 : 0;
     everyone = std::all_of(texts.begin(), texts.end(), [](const auto& t) { return t.has_value(); });
-    const std::size_t node_count = texts.size();
+    const std::size_t node_count = nodes.size();
     std::vector<std::optional<std::string>>().swap(texts);  // read: their text is not needed any more
     HtmlReportArgs html = a.html;
     html.node_facts = node_facts_of(nodes);

@@ -223,19 +223,26 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   // Work units: every input, except that a large plain file is cut into parts when there
-  // are threads to spare for it.
+  // are threads to spare for it. Without such a file (many small inputs) unit u is item u
+  // and no list of units is kept.
   std::vector<Unit> units;
   std::vector<std::size_t> parts_of(inputs.items.size(), 1);
   for (std::size_t i = 0; i < inputs.items.size(); ++i) {
     std::shared_ptr<const SplitFile> file;
     if (jobs > 1) file = SplitFile::open(inputs.items[i], jobs, options.split_min_part);
     if (!file) {
-      units.push_back({i, nullptr, 0});
+      if (!units.empty()) units.push_back({i, nullptr, 0});
       continue;
+    }
+    if (units.empty()) {
+      units.reserve(i);
+      for (std::size_t k = 0; k < i; ++k) units.push_back({k, nullptr, 0});
     }
     parts_of[i] = file->parts.size();
     for (std::size_t k = 0; k < file->parts.size(); ++k) units.push_back({i, file, k});
   }
+  const std::size_t unit_count = units.empty() ? inputs.items.size() : units.size();
+  auto unit_at = [&](std::size_t u) { return units.empty() ? Unit{u, nullptr, 0} : units[u]; };
 
   // Stdin and FIFOs cannot be read twice: for the incident split, their findings are kept
   // per stream from this reading.
@@ -243,7 +250,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   auto keep_streams = [&](std::size_t i) {
     std::error_code ec;
     return options.split_incidents &&
-           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].path, ec));
+           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].display, ec));
   };
   std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
 
@@ -279,6 +286,12 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       }
       all.merge(std::move(result.collector));
       for (auto& r : result.reports) report.inputs.push_back(std::move(r));
+      // A plain file's path is its report's now: the item's copy is freed (one string per
+      // input less at 100,000 inputs) and read back from the report if pass 2 needs it.
+      InputItem& item = inputs.items[next_to_merge];
+      if (result.reports.size() == 1 && !item.is_stdin && report.inputs[base].path == item.display) {
+        std::string().swap(item.display);
+      }
       done.erase(it);
       ++next_to_merge;
     }
@@ -290,8 +303,8 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   std::atomic<std::size_t> next_unit{0};
   auto worker = [&] {
     Scanner scanner(*matcher_, scan, words_.get());
-    for (std::size_t u; (u = next_unit.fetch_add(1)) < units.size();) {
-      const Unit& unit = units[u];
+    for (std::size_t u; (u = next_unit.fetch_add(1)) < unit_count;) {
+      const Unit unit = unit_at(u);
       ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
       if (!unit.file) {
         const bool keep = keep_streams(unit.item);
@@ -328,7 +341,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       merge_ready();
     }
   };
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, units.size())));
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, unit_count)));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
@@ -370,8 +383,10 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
           std::vector<StreamFindings> out;
           if (unrepeatable.count(i)) return out;
           std::vector<InputReport> reports;
+          InputItem item = inputs.items[i];
+          if (item.display.empty()) item.display = report.inputs[item_base[i]].path;
           visit_streams(
-              inputs.items[i],
+              item,
               [&](ByteStream& stream, InputReport& r) {
                 const std::size_t index = item_base[i] + reports.size();
                 FindingCollector c(scan.max_evidence);

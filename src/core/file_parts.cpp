@@ -59,7 +59,7 @@ std::vector<FilePart> split_at_lines(int fd, uint64_t size, std::size_t parts, u
 
 std::shared_ptr<const SplitFile> SplitFile::open(const InputItem& item, unsigned jobs, uint64_t min_part) {
   if (item.is_stdin || jobs < 2 || min_part == 0) return nullptr;
-  const int fd = ::open(item.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block
+  const int fd = ::open(item.display.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block
   if (fd < 0) return nullptr;  // visit_streams() reports why
   auto file = std::make_shared<SplitFile>();
   file->fd = fd;

@@ -312,14 +312,14 @@ void walk_directory(const fs::path& root, Enumeration& out) {
     const auto st = it->status(sec);  // follows symlinks to files
     if (fs::is_directory(st)) continue;
     if (fs::is_regular_file(st)) {
-      found.push_back({it->path().string(), it->path().string(), false});
+      found.push_back({it->path().string(), false});
     } else {
       out.problems.push_back(input_report(it->path().string(), "path", InputStatus::skipped,
                               sec ? "broken link: " + sec.message() : "not a regular file"));
     }
   }
-  std::sort(found.begin(), found.end(), [](const InputItem& a, const InputItem& b) { return a.path < b.path; });
-  out.items.insert(out.items.end(), found.begin(), found.end());
+  std::sort(found.begin(), found.end(), [](const InputItem& a, const InputItem& b) { return a.display < b.display; });
+  out.items.insert(out.items.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
 }
 
 }  // namespace
@@ -328,7 +328,7 @@ Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
   Enumeration out;
   for (const auto& p : paths) {
     if (p == "-") {
-      out.items.push_back({"<stdin>", "-", true});
+      out.items.push_back({"<stdin>", true});
       continue;
     }
     std::error_code ec;
@@ -340,7 +340,7 @@ Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
     } else if (fs::is_directory(st)) {
       walk_directory(p, out);
     } else {
-      out.items.push_back({p, p, false});
+      out.items.push_back({p, false});
     }
   }
   return out;
@@ -352,7 +352,7 @@ void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vecto
     fd_stream = std::make_unique<FdStream>(STDIN_FILENO, false);
   } else {
     // O_NONBLOCK so that opening a FIFO without a writer cannot hang; reads block again below.
-    const int fd = ::open(item.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    const int fd = ::open(item.display.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
       reports.push_back(input_report(item.display, "file", InputStatus::error, std::strerror(errno)));
       return;

@@ -22,8 +22,9 @@ class ByteStream {
 };
 
 struct InputItem {
-  std::string display;  // the path as the user gave it (or found under a directory)
-  std::string path;     // what to open; "-" for stdin
+  // The path as the user gave it (or found under a directory), which is also what is
+  // opened; "<stdin>" for stdin. One string per input: 100,000 inputs are held at once.
+  std::string display;
   bool is_stdin = false;
 };
 

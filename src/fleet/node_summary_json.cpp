@@ -323,6 +323,8 @@ bool parse_summary(const std::function<json(const json::parser_callback_t&)>& pa
   // Inputs and findings are converted as each is parsed and then dropped from the DOM, so
   // a summary of 100,000 inputs is never whole as a DOM (that took 346 MB).
   NodeSummary s;
+  s.inputs.swap(out.inputs);  // the caller's room for the inputs, when it knows their number
+  s.inputs.clear();
   std::string problem;           // the first malformed element
   std::string key;               // the top-level key being read
   std::string array;             // the top-level array being read, if any

@@ -157,7 +157,7 @@ TEST(BundleArchive, OwnerOnlyMarkerFirstAndNeverCompleteWhenCutShort) {
     ASSERT_TRUE(w.add("logs/x.log", "hello\n", error));
     ASSERT_TRUE(w.finish(error)) << error;
     EXPECT_EQ(w.members().size(), 2u);
-    EXPECT_EQ(w.members()[1].sha256, "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
+    EXPECT_EQ(w.members()[1].sha256(), "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
   }
   ::umask(022);
   struct stat st {};

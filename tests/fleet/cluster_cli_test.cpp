@@ -45,6 +45,24 @@ TEST(ClusterCli, PerNodeSummariesMergeIntoTheClusterVerdict) {
   EXPECT_NE(page.out.find("<tr><th>culprit</th><td>rank " + std::to_string(truth["culprit"].get<int>())), std::string::npos);
 }
 
+// A single node with --summary-out reads its summary back from that file (never holding
+// its text whole); the report is the one made from the summary's text without the file.
+TEST(ClusterCli, ASingleNodesReportIsTheSameReadBackFromItsSummaryFile) {
+  testing::TempDir dir;
+  const auto truth = testing::generate_cluster(dir, 8, 8, "aicore", 5);
+  if (truth.empty()) GTEST_SKIP() << "python3 not found";
+  const std::string logs = (dir.path() / "node-0").string();
+  const std::string summary = (dir.path() / "summary.json").string();
+  const auto from_text = run_npu_doctor({"cluster", "--logs", logs, "--hostname", "n0", "-j", "1", "-f", "json"});
+  const auto from_file = run_npu_doctor(
+      {"cluster", "--logs", logs, "--hostname", "n0", "-j", "1", "--summary-out", summary, "-f", "json"});
+  ASSERT_EQ(from_text.exit_code, 1) << from_text.err;
+  ASSERT_EQ(from_file.exit_code, 1) << from_file.err;
+  EXPECT_EQ(from_file.out, from_text.out);
+  const auto report = nlohmann::json::parse(from_file.out);
+  EXPECT_EQ(report["inputs"].size(), nlohmann::json::parse(testing::read_file(summary))["inputs"].size());
+}
+
 TEST(ClusterCli, MergeLeavesOutWhatIsNotASummaryAndFailsWhenNothingIsLeft) {
   testing::TempDir dir;
   const auto junk = dir.write("junk.json", "{\"hello\": 1}");

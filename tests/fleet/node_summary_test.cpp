@@ -29,6 +29,24 @@ NodeSummary reparse(const NodeSummary& s) {
   return back;
 }
 
+// A reader that knows how many inputs a summary holds reserves them: the parse fills that
+// room instead of doubling a vector of 100,000 reports.
+TEST(NodeSummary, ReadingFillsTheRoomReservedForTheInputs) {
+  NodeSummary s;
+  s.host = "n0";
+  for (int i = 0; i < 300; ++i) s.inputs.push_back(input_report("/logs/rank_" + std::to_string(i) + ".log", "file"));
+  NodeSummary back;
+  back.inputs.reserve(300);
+  const InputReport* room = back.inputs.data();
+  std::string error;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(parse_node_summary(node_summary_json(s), testing::builtin_kb(), back, error, warnings)) << error;
+  ASSERT_EQ(back.inputs.size(), 300u);
+  EXPECT_EQ(back.inputs.data(), room) << "read into the reserved room";
+  EXPECT_EQ(back.inputs.capacity(), 300u);
+  EXPECT_EQ(back.inputs[299].path, "/logs/rank_299.log");
+}
+
 TEST(NodeSummary, MergedSummariesNameTheSameRootCauseAsOneScanOfAllLogs) {
   for (const std::string fault : {"aicore", "oom", "killed"}) {
     testing::TempDir dir;

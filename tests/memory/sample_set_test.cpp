@@ -62,6 +62,36 @@ TEST(MemSampleSet, LongRunsAreThinnedEvenlyButTotalsSeeEverySample) {
   EXPECT_EQ(d.totals.peak.step, 777);
 }
 
+// The budget is shared: eight devices keep what one would, whether their samples are
+// interleaved (one step of every device after another) or come one device after another
+// (the first device's long series is thinned, and its room given back, when the next
+// device appears).
+TEST(MemSampleSet, DevicesShareOneBudget) {
+  for (const bool interleaved : {true, false}) {
+    SampleSet set(256);
+    const int devices = 8, steps = 1000;
+    for (int k = 0; k < devices * steps; ++k) {
+      const int device = interleaved ? k % devices : k / steps;
+      const int64_t step = interleaved ? k / devices : k % steps;
+      MemSample s = sample(step, 100);
+      s.device = device;
+      set.add(s);
+    }
+    ASSERT_EQ(set.devices().size(), 8u);
+    for (const auto& d : set.devices()) EXPECT_LE(d.samples.capacity(), 256u / 8) << "device " << d.device;
+    set.finish();
+    std::size_t kept = 0;
+    for (const auto& d : set.devices()) {
+      EXPECT_LT(d.samples.size(), 256u / 8) << "device " << d.device << (interleaved ? " interleaved" : " in turn");
+      EXPECT_GE(d.samples.size(), 8u) << "the kept samples still span the run";
+      EXPECT_GT(d.samples.back().step, 900);
+      EXPECT_EQ(d.totals.count, 1000u);
+      kept += d.samples.size();
+    }
+    EXPECT_LE(kept, 256u);
+  }
+}
+
 TEST(MemSampleSet, GapUsesMaxAllocatedWhenEverySampleHasIt) {
   SampleSet set;
   MemSample a = sample(0, 10ull << 30);

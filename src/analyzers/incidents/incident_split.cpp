@@ -62,12 +62,30 @@ std::size_t shared_components(std::string_view a, std::string_view b) {
   return n;
 }
 
+// Where an input's start or end time comes from. Facts keep this and the time's micros
+// only (a Timestamp copy holds its text on the heap: two per input were most of the
+// memory of a 100,000-input split); the Timestamp is read again when an incident takes it.
+enum class TimeSource : unsigned char { none, plog_name, first_line, last_line };
+
 struct Facts {
   std::size_t index = 0;
-  std::optional<Timestamp> start, end;
+  int64_t start_us = 0, end_us = 0;  // valid when the source is not none (then dated)
+  TimeSource start = TimeSource::none, end = TimeSource::none;
   std::optional<long> pid;
-  std::string job;
+  std::size_t job = 0;  // index into the split's job names
 };
+
+std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
+  switch (source) {
+    case TimeSource::plog_name:
+      if (auto p = parse_plog_name(in.path)) return p->start;
+      return std::nullopt;
+    case TimeSource::first_line: return in.timeline.first_time;
+    case TimeSource::last_line: return in.timeline.last_time;
+    case TimeSource::none: break;
+  }
+  return std::nullopt;
+}
 
 struct Building {
   Incident incident;
@@ -82,12 +100,18 @@ bool earlier(const std::optional<Timestamp>& a, const std::optional<Timestamp>& 
   return dated(a) && (!dated(b) || a->micros < b->micros);
 }
 
-void add_member(Building& b, const Facts& f) {
+void add_member(Building& b, const Facts& f, const std::vector<InputReport>& inputs) {
   b.members.push_back(&f);
   b.incident.inputs.push_back(f.index);
-  if (earlier(f.start, b.incident.first_time)) b.incident.first_time = f.start;
-  if (later(f.end, b.incident.last_time)) b.incident.last_time = f.end;
-  if (dated(f.end)) b.end_us = std::max(b.end_us, f.end->micros);
+  const auto& first = b.incident.first_time;
+  if (f.start != TimeSource::none && (!dated(first) || f.start_us < first->micros)) {
+    b.incident.first_time = time_of(f.start, inputs[f.index]);
+  }
+  const auto& last = b.incident.last_time;
+  if (f.end != TimeSource::none && (!dated(last) || f.end_us > last->micros)) {
+    b.incident.last_time = time_of(f.end, inputs[f.index]);
+  }
+  if (f.end != TimeSource::none) b.end_us = std::max(b.end_us, f.end_us);
 }
 
 // The same rank on the same host in another process: the job was started again.
@@ -155,47 +179,62 @@ std::string format_time(const Timestamp& t) {
 
 std::vector<Incident> split_incidents(const std::vector<InputReport>& inputs, const IncidentOptions& options) {
   std::vector<Facts> facts;
+  facts.reserve(inputs.size());
+  std::vector<std::string> jobs;  // in order of first appearance
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const InputReport& in = inputs[i];
     if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
     Facts f;
     f.index = i;
-    f.job = job_of(in.path);
+    std::string job = job_of(in.path);
+    f.job = static_cast<std::size_t>(std::find(jobs.begin(), jobs.end(), job) - jobs.begin());
+    if (f.job == jobs.size()) jobs.push_back(std::move(job));
     std::optional<Timestamp> named;
     if (auto p = parse_plog_name(in.path)) {
       f.pid = p->pid;
-      named = p->start;
+      named = std::move(p->start);
     }
-    f.start = earlier(named, in.timeline.first_time) ? named : in.timeline.first_time;
-    if (!dated(f.start)) f.start = dated(in.timeline.last_time) ? in.timeline.last_time : std::nullopt;
-    f.end = later(in.timeline.last_time, f.start) ? in.timeline.last_time : f.start;
-    facts.push_back(std::move(f));
+    // The start: the plog name's time or the first dated line, whichever is earlier, else
+    // the last line's time; the end: the last line's time when later than the start.
+    const auto& first = in.timeline.first_time;
+    const auto& last = in.timeline.last_time;
+    const std::optional<Timestamp>* start = nullptr;
+    if (earlier(named, first)) start = &named, f.start = TimeSource::plog_name;
+    else if (dated(first)) start = &first, f.start = TimeSource::first_line;
+    else if (dated(last)) start = &last, f.start = TimeSource::last_line;
+    if (start != nullptr) f.start_us = (*start)->micros;
+    static const std::optional<Timestamp> kNone;
+    if (later(last, start != nullptr ? *start : kNone)) {
+      f.end = TimeSource::last_line;
+      f.end_us = last->micros;
+    } else {
+      f.end = f.start;
+      f.end_us = f.start_us;
+    }
+    facts.push_back(f);
   }
 
   // Jobs in order of first appearance; within each, the dated inputs swept in time order.
-  std::vector<std::string> jobs;
-  for (const auto& f : facts) {
-    if (std::find(jobs.begin(), jobs.end(), f.job) == jobs.end()) jobs.push_back(f.job);
-  }
   std::vector<Building> done;
-  for (const auto& job : jobs) {
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const std::string& job = jobs[j];
     std::vector<const Facts*> dated_inputs, undated_inputs;
     for (const auto& f : facts) {
-      if (f.job != job) continue;
-      (dated(f.start) ? dated_inputs : undated_inputs).push_back(&f);
+      if (f.job != j) continue;
+      (f.start != TimeSource::none ? dated_inputs : undated_inputs).push_back(&f);
     }
     std::stable_sort(dated_inputs.begin(), dated_inputs.end(),
-                     [](const Facts* a, const Facts* b) { return a->start->micros < b->start->micros; });
+                     [](const Facts* a, const Facts* b) { return a->start_us < b->start_us; });
     std::vector<Building> runs;
     for (const Facts* f : dated_inputs) {
       Building* cur = runs.empty() ? nullptr : &runs.back();
-      if (cur == nullptr || f->start->micros > cur->end_us + options.gap_us || conflicts(*cur, *f, inputs)) {
+      if (cur == nullptr || f->start_us > cur->end_us + options.gap_us || conflicts(*cur, *f, inputs)) {
         runs.emplace_back();
         cur = &runs.back();
-        cur->end_us = f->start->micros;
+        cur->end_us = f->start_us;
         cur->incident.job = job;
       }
-      add_member(*cur, *f);
+      add_member(*cur, *f, inputs);
     }
     // Undated inputs: with the run whose inputs share most of their directory (the latest
     // on a tie), or all together when the job has no dated run.
@@ -216,7 +255,7 @@ std::vector<Incident> split_incidents(const std::vector<InputReport>& inputs, co
           best = &r;
         }
       }
-      add_member(*best, *f);
+      add_member(*best, *f, inputs);
     }
     for (auto& r : runs) done.push_back(std::move(r));
   }

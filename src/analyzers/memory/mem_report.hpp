@@ -29,7 +29,7 @@ struct MemAnalyzeOptions {
   bool scan_logs = true;                       // look for OOM messages with the knowledge base
   unsigned jobs = 0;
   std::size_t chart_points = 400;              // per device, for the HTML chart and sparklines
-  std::size_t max_kept_samples = 1u << 16;     // per device, before the series is thinned
+  std::size_t max_kept_samples = 1u << 16;     // of all devices together, before their series are thinned
   Lang lang = Lang::en;                        // for evidence sentences
 };
 

@@ -11,7 +11,20 @@ void raise(std::optional<SamplePoint>& slot, uint64_t bytes, const MemSample& s)
 
 }  // namespace
 
-SampleSet::SampleSet(std::size_t max_kept_per_device) : max_kept_(std::max<std::size_t>(max_kept_per_device, 16)) {}
+SampleSet::SampleSet(std::size_t max_kept)
+    : max_kept_(std::max(max_kept, kMinPerDevice)), per_device_(max_kept_) {}
+
+void SampleSet::fit(DeviceSeries& d) const {
+  if (d.samples.size() < per_device_) return;
+  while (d.samples.size() >= per_device_) {
+    std::size_t w = 0;
+    for (std::size_t r = 0; r < d.samples.size(); r += 2) d.samples[w++] = d.samples[r];
+    d.samples.resize(w);
+    d.keep_every *= 2;
+  }
+  // The room a longer series had is given back when a new device lowers the cap.
+  if (d.samples.capacity() > per_device_) d.samples.shrink_to_fit();
+}
 
 DeviceSeries& SampleSet::series(int device) {
   auto it = std::lower_bound(devices_.begin(), devices_.end(), device,
@@ -22,6 +35,8 @@ DeviceSeries& SampleSet::series(int device) {
     fresh.device = device;
     devices_.insert(it, std::move(fresh));
     arrivals_.insert(arrivals_.begin() + static_cast<std::ptrdiff_t>(index), 0);
+    per_device_ = std::max(max_kept_ / devices_.size(), kMinPerDevice);
+    for (auto& d : devices_) fit(d);
   }
   return devices_[index];
 }
@@ -53,13 +68,12 @@ void SampleSet::add(const MemSample& s) {
   // Keep every keep_every-th arrival; at the cap, drop every other kept sample.
   const uint64_t arrival = arrivals_[index]++;
   if (arrival % d.keep_every != 0) return;
-  d.samples.push_back(s);
-  if (d.samples.size() >= max_kept_) {
-    std::size_t w = 0;
-    for (std::size_t r = 0; r < d.samples.size(); r += 2) d.samples[w++] = d.samples[r];
-    d.samples.resize(w);
-    d.keep_every *= 2;
+  // Grown to the cap at most (doubling would overshoot a cap that is not a power of two).
+  if (d.samples.size() == d.samples.capacity()) {
+    d.samples.reserve(std::min(per_device_, std::max<std::size_t>(16, 2 * d.samples.size())));
   }
+  d.samples.push_back(s);
+  fit(d);
 }
 
 void SampleSet::finish() {

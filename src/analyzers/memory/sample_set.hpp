@@ -1,7 +1,9 @@
 #pragma once
 // Samples grouped by device. Totals (peak, largest gap, capacity) cover every sample;
 // the kept series is thinned evenly once it reaches a cap, so memory stays bounded
-// for runs of millions of steps while the trend and the chart still span the run.
+// for runs of millions of steps while the trend and the chart still span the run. The
+// cap is one budget shared by the devices (n devices keep max_kept / n each), so the
+// memory does not grow with the number of devices either.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -44,7 +46,7 @@ struct DeviceSeries {
 
 class SampleSet {
  public:
-  explicit SampleSet(std::size_t max_kept_per_device = 1u << 16);
+  explicit SampleSet(std::size_t max_kept = 1u << 16);
   void add(const MemSample& s);
   // Sorts each series by step and keeps the last sample read for a repeated step.
   void finish();
@@ -53,7 +55,11 @@ class SampleSet {
 
  private:
   DeviceSeries& series(int device);
+  // Thins `d` (every other kept sample dropped, keep_every doubled) until it is under the cap.
+  void fit(DeviceSeries& d) const;
   std::size_t max_kept_;
+  std::size_t per_device_;  // max_kept_ / devices, at least kMinPerDevice
+  static constexpr std::size_t kMinPerDevice = 16;
   std::vector<DeviceSeries> devices_;
   std::vector<uint64_t> arrivals_;  // per series, samples seen (for thinning)
 };

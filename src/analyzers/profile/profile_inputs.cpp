@@ -89,7 +89,7 @@ std::vector<PlannedInput> plan_inputs(const Enumeration& en, const std::vector<s
   for (const auto& it : en.items) {
     const std::string kind = kind_from_name(it.display);
     if (kind.empty() || it.is_stdin) continue;
-    const fs::path p(it.path);
+    const fs::path p(it.display);
     if (has_timestamp(p.filename().string())) {
       auto& n = newest[{p.parent_path().string(), kind}];
       n = std::max(n, p.filename().string());
@@ -100,7 +100,7 @@ std::vector<PlannedInput> plan_inputs(const Enumeration& en, const std::vector<s
   }
   for (const auto& it : en.items) {
     const std::string kind = kind_from_name(it.display);
-    const fs::path p(it.path);
+    const fs::path p(it.display);
     if (it.is_stdin || (kind.empty() && (named.count(it.display) > 0 || looks_like_archive_name(it.display)))) {
       plan.push_back({it, kind});  // stdin, archives and renamed files: decided when read
       continue;

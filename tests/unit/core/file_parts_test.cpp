@@ -106,16 +106,16 @@ TEST(FileParts, CutsFallJustAfterANewline) {
 TEST(FileParts, CompressedArchivedAndSmallFilesAreNotCut) {
   testing::TempDir dir;
   const auto small = dir.write("small.log", "a\nb\n");
-  EXPECT_EQ(SplitFile::open({small.string(), small.string(), false}, 4, 1000), nullptr);
+  EXPECT_EQ(SplitFile::open({small.string(), false}, 4, 1000), nullptr);
   std::string gz = "\x1f\x8b";
   gz += std::string(100000, 'x');
   const auto g = dir.write("x.gz", gz);
-  EXPECT_EQ(SplitFile::open({g.string(), g.string(), false}, 4, 1000), nullptr);
+  EXPECT_EQ(SplitFile::open({g.string(), false}, 4, 1000), nullptr);
   std::string text;
   for (int i = 0; i < 10000; ++i) text += "line\n";
   const auto t = dir.write("t.log", text);
-  EXPECT_EQ(SplitFile::open({t.string(), t.string(), false}, 1, 1000), nullptr);  // one thread: no cut
-  const auto split = SplitFile::open({t.string(), t.string(), false}, 4, 1000);
+  EXPECT_EQ(SplitFile::open({t.string(), false}, 1, 1000), nullptr);  // one thread: no cut
+  const auto split = SplitFile::open({t.string(), false}, 4, 1000);
   ASSERT_NE(split, nullptr);
   EXPECT_EQ(split->parts.size(), 4u);
 }

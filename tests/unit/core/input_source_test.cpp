@@ -45,7 +45,7 @@ std::string make_archive(const std::string& format, const std::string& filter,
 // Reads every stream of `path`; returns display path -> content, and the reports.
 std::map<std::string, std::string> read_all(const std::string& path, std::vector<InputReport>& reports) {
   std::map<std::string, std::string> got;
-  visit_streams({path, path, false},
+  visit_streams({path, false},
                 [&](ByteStream& s, InputReport& r) {
                   std::string data;
                   char buf[4096];
@@ -148,9 +148,9 @@ TEST(InputSource, DirectoriesAreWalkedSortedAndMissingPathsReported) {
   d.write("a/sub/0.log", "x");
   const auto e = enumerate_inputs({d.path().string(), (d.path() / "missing.log").string(), "-"});
   ASSERT_EQ(e.items.size(), 4u);
-  EXPECT_EQ(e.items[0].path, (d.path() / "a/1.log").string());
-  EXPECT_EQ(e.items[1].path, (d.path() / "a/sub/0.log").string());
-  EXPECT_EQ(e.items[2].path, (d.path() / "b/2.log").string());
+  EXPECT_EQ(e.items[0].display, (d.path() / "a/1.log").string());
+  EXPECT_EQ(e.items[1].display, (d.path() / "a/sub/0.log").string());
+  EXPECT_EQ(e.items[2].display, (d.path() / "b/2.log").string());
   EXPECT_TRUE(e.items[3].is_stdin);
   ASSERT_EQ(e.problems.size(), 1u);
   EXPECT_EQ(e.problems[0].status, InputStatus::error);
@@ -164,7 +164,7 @@ TEST(InputSource, SymlinkLoopsAndFifosInDirectoriesDoNotHang) {
   ASSERT_EQ(mkfifo((d.path() / "x" / "pipe").c_str(), 0600), 0);
   const auto e = enumerate_inputs({d.path().string()});
   ASSERT_EQ(e.items.size(), 1u);
-  EXPECT_EQ(e.items[0].path, (d.path() / "x/a.log").string());
+  EXPECT_EQ(e.items[0].display, (d.path() / "x/a.log").string());
   ASSERT_EQ(e.problems.size(), 1u);
   EXPECT_EQ(e.problems[0].status, InputStatus::skipped);
   EXPECT_EQ(e.problems[0].note, "not a regular file");
