@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <filesystem>
+#include <string>
 
 #include "npu_doctor/diagnosis.hpp"
 #include "npu_doctor/root_cause.hpp"
@@ -232,6 +234,62 @@ TEST(ContextMeaning, ACodeIsReadAsTheEntryItsNeighbouringLineNames) {
   ASSERT_NE(b.root_finding(), nullptr);
   EXPECT_EQ(b.root_finding()->entry->category, Category::compile_shape);
   for (const auto& f : b.findings) EXPECT_EQ(f.read_from, nullptr);
+}
+
+}  // namespace
+}  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+std::string root_id_of(Diagnoser& d, const std::filesystem::path& log) {
+  DiagnoseOptions o;
+  o.paths = {log.string()};
+  const auto r = d.run(o);
+  const Finding* f = r.root_finding();
+  return f == nullptr ? "none" : f->entry->id;
+}
+
+// Ranking data taught from blind batch 4 (docs/accuracy.md): a generic code beside an
+// operator's own message, and generic failures read through the line next to them.
+TEST(TaughtRanking, TheOperatorsOwnMessageAfterEz9903IsTheRootCause) {
+  testing::TempDir dir;
+  const auto log = dir.write("soc.log",
+                             "CANN error: EZ9903: [PID: 4410] 2026-02-02-10:01:12.238.630 support for Ascend310P is not implemented\n"
+                             "  current device: 0, in function ggml_cann_mul_mat at ggml-cann.cpp:1234\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  DiagnoseOptions o;
+  o.paths = {log.string()};
+  const auto r = d.run(o);
+  ASSERT_NE(r.root_finding(), nullptr);
+  EXPECT_EQ(r.root_finding()->entry->category, Category::compile_op_unsupported) << r.root_finding()->entry->id;
+}
+
+TEST(TaughtRanking, Ge500002IsASingleOperatorFailureOnlyBesideTheOpRunner) {
+  testing::TempDir dir;
+  const auto runner = dir.write("runner.log",
+                                "ExternalError:  ACL error, the error code is : 500002.  (at /work/PaddleCustomDevice/backends/npu/kernels/funcs/npu_op_runner.cc:611)\n"
+                                "  [operator < pad3d > error]\n");
+  const auto bare = dir.write("bare.log", "ExternalError:  ACL error, the error code is : 500002.\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, runner), "op.single-op-failed");
+  EXPECT_EQ(root_id_of(d, bare), "acl.500002");
+}
+
+TEST(TaughtRanking, FeatureNotSupportIsTheDriverUnlessTheLineBesideSaysOfflineMode) {
+  testing::TempDir dir;
+  const auto offline = dir.write("offline.log",
+                                 "EE9999: Inner Error!\n"
+                                 "EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3483]\n"
+                                 "rtGetDevMsg execute failed, reason=[feature not support][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:49]\n");
+  const auto driver = dir.write("driver.log",
+                                "rtMemGetInfoEx execute failed, reason=[driver error:feature not support][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, offline), "device.offline-mode-unsupported");
+  EXPECT_EQ(root_id_of(d, driver), "device.api-feature-not-supported");
 }
 
 }  // namespace
