@@ -3,6 +3,7 @@
 #include "message_format.hpp"
 #include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "regex_literals.hpp"
 #include "scan_plan.hpp"
 
 #include <algorithm>
@@ -64,6 +65,38 @@ bool decode(std::string_view how, std::string& ns, std::string& code) {
 }
 
 constexpr int kMaxCodesPerLine = 64;
+
+// A literal as a Vectorscan regex (matched caseless by the caller).
+std::string literal_regex(std::string_view lit) {
+  std::string re;
+  for (char c : lit) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_') {
+      re += c;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      re += "\\x";
+      re += kHex[static_cast<unsigned char>(c) >> 4];
+      re += kHex[static_cast<unsigned char>(c) & 15];
+    }
+  }
+  return re;
+}
+
+// The literals an ungated pattern is looked for by in the first stage, when every match
+// holds one of them and none is short (a short one, like ": " or "nan", would pass many
+// lines and cost the second stage more than the regex costs the first); nullptr: its regex
+// runs in the first stage.
+constexpr std::size_t kMinStage1Literal = 5;
+constexpr std::size_t kMaxStage1Literals = 16;
+const std::vector<std::string>* stage1_literals(std::string_view regex, RequiredLiterals& storage) {
+  storage = required_literals(regex);
+  const auto* best = storage.best();
+  if (best == nullptr || best->empty() || best->size() > kMaxStage1Literals) return nullptr;
+  for (const std::string& l : *best) {
+    if (l.size() < kMinStage1Literal || l.find('\n') != std::string::npos) return nullptr;
+  }
+  return best;
+}
 
 }  // namespace
 
@@ -134,18 +167,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   std::vector<PatternSet::Spec> specs;
   std::vector<std::size_t> owner;  // spec -> pattern index (npos for gate parts)
   for (const auto& lit : kb.gate().literals) {
-    std::string re;
-    for (char c : lit) {
-      if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_') {
-        re += c;
-      } else {
-        static constexpr char kHex[] = "0123456789abcdef";
-        re += "\\x";
-        re += kHex[static_cast<unsigned char>(c) >> 4];
-        re += kHex[static_cast<unsigned char>(c) & 15];
-      }
-    }
-    specs.push_back({re, true});
+    specs.push_back({literal_regex(lit), true});
     owner.push_back(std::string::npos);
   }
   if (kb.gate().error_markers) {
@@ -157,9 +179,20 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   for (std::size_t i = 0; i < m->refs_.size(); ++i) {
     const PatternRef& r = m->refs_[i];
     if (r.gated) continue;
+    ++m->ungated_;
+    // A pattern whose every match holds one of a few long literals is looked for by them:
+    // a literal costs the first stage far less than a regex (docs/scanning.md), and the
+    // second stage confirms the pattern on the lines that hold one.
+    RequiredLiterals storage;
+    if (const auto* lits = stage1_literals(r.regex, storage)) {
+      for (const std::string& l : *lits) {
+        specs.push_back({literal_regex(l), true});
+        owner.push_back(i);
+      }
+      continue;
+    }
     specs.push_back({std::string(r.regex), r.ignore_case});
     owner.push_back(i);
-    ++m->ungated_;
   }
   // A pattern the engine rejects (e.g. a look-ahead) cannot run in the first stage: it is
   // reported and left out.
@@ -183,8 +216,12 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
                             "/ and the first-stage engine rejects it: " + error.message,
                         true});
     m->refs_[owner[error.index]].dead = true;
-    specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(error.index));
-    owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(error.index));
+    const std::size_t bad_owner = owner[error.index];
+    for (std::size_t k = specs.size(); k-- > 0;) {
+      if (owner[k] != bad_owner) continue;
+      specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(k));
+      owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(k));
+    }
     --m->ungated_;
   }
 
@@ -301,12 +338,20 @@ std::vector<LineHit> KbMatcher::match_line_reference(std::string_view line) cons
   return hits;
 }
 
-bool KbMatcher::passes_gate(std::string_view line) const {
+namespace {
+// Vectorscan checks the whole database (a CRC of it) each time a scratch is made: the
+// self-test makes one for all its lines, not one per line (that was 16% of start-up).
+bool any_match(const PatternSet& set, std::string_view line, PatternSet::Scratch& scratch) {
   bool hit = false;
-  auto scratch = gate_.make_scratch();
   std::string error;
-  gate_.scan(line, scratch, [&](std::size_t, std::size_t) { hit = true; }, error);
+  set.scan(line, scratch, [&](std::size_t, std::size_t) { hit = true; }, error);
   return hit;
+}
+}  // namespace
+
+bool KbMatcher::passes_gate(std::string_view line) const {
+  auto scratch = gate_.make_scratch();
+  return any_match(gate_, line, scratch);
 }
 
 std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, bool only_user_defined) const {
@@ -363,7 +408,7 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto it = std::lower_bound(ends.begin(), ends.end(), spans[i].first + 1);
     const bool in_buffer = it != ends.end() && *it <= spans[i].second;
-    if (!in_buffer || !passes_gate(lines[i])) {
+    if (!in_buffer || !any_match(gate_, lines[i], scratch)) {
       if (misses == 0 && first_miss != nullptr) *first_miss = lines[i];
       ++misses;
     }

@@ -115,5 +115,39 @@ TEST(TwoStageScan, TheShippedGateIsSmallAndCoversMostPatterns) {
   EXPECT_TRUE(matcher->passes_gate("[ERROR] RUNTIME(1,python):2024-05-20-10:00:00.002.047 [stream.cc:1140]1 something went wrong"));
 }
 
+// A pattern no gate literal covers enters the first stage by the long literals every match
+// of it holds, not by its regex: a line holding one passes the gate (in any letter case),
+// and the second stage alone decides whether the pattern matches.
+TEST(TwoStageScan, AnUngatedPatternIsLookedForByItsLiteralsAndConfirmedInTheSecondStage) {
+  const char* kb_text = R"(schema: npu-doctor/kb/v1
+family: t
+entries:
+  - {id: t.davinci, category: other, layer: runtime, match: ['Permission denied on /dev/davinci\d+'], title: {en: d, zh: d}, cause: {en: d, zh: d}, remedies: [{en: d, zh: d}], samples: {match: ['Permission denied on /dev/davinci3']}}
+)";
+  std::vector<KbProblem> problems;
+  auto kb = testing::kb_from_yaml({kb_text}, problems);
+  ASSERT_TRUE(problems.empty());
+  auto matcher = KbMatcher::build(kb, problems);
+  ASSERT_TRUE(problems.empty());
+  ASSERT_EQ(matcher->ungated_count(), 1u);
+  EXPECT_TRUE(matcher->passes_gate("x PERMISSION DENIED ON /DEV/DAVINCI y"));  // the literal, not the regex
+  EXPECT_FALSE(matcher->passes_gate("x permission denied on /dev/hisi_hdc y"));
+  const std::string text =
+      "[INFO] a line\nopen: Permission denied on /dev/davinci\n[INFO] b\nopen: Permission denied on /dev/davinci7\n";
+  for (bool gate : {true, false}) {
+    ScanOptions o;
+    o.gate = gate;
+    Scanner scanner(*matcher, o, nullptr);
+    FindingCollector out(o.max_evidence);
+    testing::StringStream in(text, 4096);
+    InputReport rep;
+    scanner.scan(in, 0, rep, out);
+    ASSERT_EQ(out.findings().size(), 1u) << "gate=" << gate;
+    EXPECT_EQ(out.findings()[0].count, 1u);
+    ASSERT_FALSE(out.findings()[0].evidence.empty());
+    EXPECT_EQ(out.findings()[0].evidence[0].line, 4u);
+  }
+}
+
 }  // namespace
 }  // namespace npu_doctor
