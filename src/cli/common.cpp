@@ -31,7 +31,9 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--kb", g.kb_paths,
                  "Extra knowledge-base directory or file (repeatable); also NPU_DOCTOR_KB_PATH=dir1:dir2. "
                  "Entries with an existing id replace the built-in ones.")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      // One value per --kb: otherwise `diagnose --kb DIR LOG` takes LOG for a second directory.
+      ->allow_extra_args(false);
   app.add_option("--lang", g.lang, "Language of the report: en or zh (default: from LANG)")
       ->check(CLI::IsMember({"en", "zh"}));
   app.add_option("--color", g.color, "Colour: auto (terminal, unless NO_COLOR is set), always, never")

@@ -146,6 +146,10 @@ TEST(Cli, SiteKnowledgeBaseByFlagAndEnvironment) {
   EXPECT_EQ(j["root_cause"]["rule"], "site.storage-quota");
   r = run_npu_doctor({"diagnose", log.string()});
   EXPECT_EQ(r.exit_code, 0);
+  // --kb before the paths takes one value; repeated, it adds directories.
+  r = run_npu_doctor({"diagnose", "-f", "json", "--kb", fixture("site-kb"), "--kb", fixture("site-kb"), log.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["root_cause"]["rule"], "site.storage-quota");
 }
 
 // One duration syntax for every time-valued option (docs/cli.md, "Durations"): the same
