@@ -106,7 +106,8 @@ class Case:
         text = text.replace(self.cwd, "{tmp}").replace(self.work, "{work}").replace(CACHE_DIR, "{cache}")
         # Archive members name the host path without its leading slash (bundle's logs/).
         text = text.replace(self.cwd.lstrip("/"), "{tmp}")
-        text = text.replace(self.source, "{src}").replace(self.binary, "npu-doctor")
+        # The binary first: it lies under the source tree (build/ or the sanitizers' build-fuzz/).
+        text = text.replace(self.binary, "npu-doctor").replace(self.source, "{src}")
         v = re.escape(self.version)
         text = re.sub(r'("version": ?)"' + v + '"', r'\1"{version}"', text)
         text = re.sub(r'("tool_version": ?)"' + v + '"', r'\1"{version}"', text)
