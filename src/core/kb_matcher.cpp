@@ -69,16 +69,7 @@ constexpr int kMaxCodesPerLine = 64;
 // A literal as a Vectorscan regex (matched caseless by the caller).
 std::string literal_regex(std::string_view lit) {
   std::string re;
-  for (char c : lit) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_') {
-      re += c;
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      re += "\\x";
-      re += kHex[static_cast<unsigned char>(c) >> 4];
-      re += kHex[static_cast<unsigned char>(c) & 15];
-    }
-  }
+  append_literal(re, lit);
   return re;
 }
 

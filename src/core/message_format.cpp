@@ -20,25 +20,6 @@ std::string_view conversion_regex(char conv) {
   }
 }
 
-void append_literal(std::string& regex, std::string_view text) {
-  constexpr std::string_view kMeta = "\\^$.|?*+()[]{}";
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (kMeta.find(c) != std::string_view::npos) {
-      regex += '\\';
-      regex += c;
-    } else if (std::isprint(u) || u >= 0x80) {
-      regex += c;
-    } else if (c == '\t') {
-      regex += "\\t";
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      regex += "\\x";
-      regex += kHex[u >> 4];
-      regex += kHex[u & 15];
-    }
-  }
-}
 
 struct Piece {
   std::string literal;  // a literal run, or
@@ -132,6 +113,26 @@ std::vector<Piece> python_pieces(std::string_view f) {
 }
 
 }  // namespace
+
+void append_literal(std::string& regex, std::string_view text) {
+  constexpr std::string_view kMeta = "\\^$.|?*+()[]{}";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (kMeta.find(c) != std::string_view::npos) {
+      regex += '\\';
+      regex += c;
+    } else if (std::isprint(u) || u >= 0x80) {
+      regex += c;
+    } else if (c == '\t') {
+      regex += "\\t";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      regex += "\\x";
+      regex += kHex[u >> 4];
+      regex += kHex[u & 15];
+    }
+  }
+}
 
 std::optional<FormatStyle> parse_format_style(std::string_view s) {
   if (s == "printf") return FormatStyle::printf;

@@ -24,6 +24,10 @@ struct FormatPattern {
 // log record prints on one line). Fails with `error` set when nothing literal is left.
 std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatStyle style, std::string& error);
 
+// Appends `text` to `regex` as a literal (metacharacters and control characters escaped),
+// in the syntax both PCRE2 and Vectorscan read.
+void append_literal(std::string& regex, std::string_view text);
+
 // Characters of the longest literal run: a format whose runs are all shorter than
 // kMinFormatLiteral cannot be recognised reliably (docs/kb-messages.md).
 constexpr std::size_t kMinFormatLiteral = 4;
