@@ -247,7 +247,7 @@ void Collector::gather_network() {
   }
   std::vector<int> devices;
   for (const auto& name : host_.list_dir("/dev")) {
-    if (name.starts_with("davinci") && name.size() > 7 &&
+    if (name.starts_with("davinci") && name.size() > 7 && name.size() <= 7 + 6 &&
         std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       devices.push_back(std::stoi(name.substr(7)));
     }

@@ -53,5 +53,25 @@ TEST(FuzzRegressionHcclTestOutput, RowsWithPipesOrBlanksStillParse) {
   EXPECT_EQ(out.rows[3].check, "NULL");
 }
 
+// Found by the CI smoke run of the same harness (2026-12-01): a row whose bandwidth is out
+// of a double's range ("1e999") made std::stod throw, which aborted the fuzzer and made the
+// command an internal error (exit 3). Such a line is no row; the real rows around it count.
+TEST(FuzzRegressionHcclTestOutput, ANumberOutOfRangeIsNoRow) {
+  const std::string text =
+      "all_reduce_test\n"
+      "8 1.0 1e999 success\n"
+      "32 1.5 0.25 success\n";
+  const auto out = hccl::parse_hccl_test_output("a.txt", text);
+  ASSERT_EQ(out.rows.size(), 1u);
+  EXPECT_EQ(out.rows[0].data_size, 32u);
+  testing::TempDir t;
+  testing::BoundedRun run;
+  run.args = {"hccl", "test-output", "-f", "json", t.write("big.txt", text).string()};
+  run.timeout = std::chrono::seconds(30);
+  const testing::BoundedResult r = testing::run_bounded(run);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_NE(r.exit_code, 3) << r.err;
+}
+
 }  // namespace
 }  // namespace npu_doctor

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <regex>
 
 #include "checks/text_util.hpp"
@@ -23,8 +25,18 @@ std::string_view strip_mpi_prefix(std::string_view line) {
   return line;
 }
 
-// Numbers a table row can hold (no overflow in stoull/stod on absurd digits).
+// Numbers a table row can hold (no overflow in stoull on absurd digits).
 bool fits(const Match& m) { return m[1].length() < 20 && m[2].length() < 30 && m[3].length() < 30; }
+
+// A finite double, or nothing: "1e999" is out of range, and std::stod would throw.
+std::optional<double> finite_number(const Match& m, std::size_t group) {
+  double v = 0;
+  const char* first = &*m[group].first;
+  const char* last = first + static_cast<std::size_t>(m[group].length());
+  const auto [end, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || end != last || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
 
 }  // namespace
 
@@ -69,11 +81,13 @@ HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text) {
     const auto has = [&](const char* word) { return low.find(word) != std::string::npos; };
     const bool maybe_error = has("err") || has("fail") || has("abort") || has("segmentation") || has("core dumped") ||
                              has("ei") || has("ej");
-    if (std::isdigit(static_cast<unsigned char>(line.front())) != 0 && search(line, row, m) && fits(m)) {
+    std::optional<double> avg_time, bandwidth;
+    if (std::isdigit(static_cast<unsigned char>(line.front())) != 0 && search(line, row, m) && fits(m) &&
+        (avg_time = finite_number(m, 2)) && (bandwidth = finite_number(m, 3))) {
       HcclTestRow r;
       r.data_size = std::stoull(m[1].str());
-      r.avg_time_us = std::stod(m[2].str());
-      r.alg_bandwidth = std::stod(m[3].str());
+      r.avg_time_us = *avg_time;
+      r.alg_bandwidth = *bandwidth;
       r.check = checks::to_lower(m[4].str()) == "null" ? "NULL" : checks::to_lower(m[4].str());
       r.line = number;
       r.text = keep();
