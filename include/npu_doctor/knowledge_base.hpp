@@ -6,14 +6,23 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "npu_doctor/entry_id.hpp"
 #include "npu_doctor/vocabulary.hpp"
 
 namespace npu_doctor {
+
+// Thrown by KnowledgeBase::entry() for an id the knowledge base does not hold.
+class MissingEntry : public std::logic_error {
+ public:
+  explicit MissingEntry(EntryId id)
+      : std::logic_error("knowledge-base entry '" + id.string() + "' is missing (a knowledge base without the built-in entries?)") {}
+};
 
 struct LocalizedText {
   std::string en;
@@ -199,7 +208,13 @@ class KnowledgeBase {
   };
   Parts release() &&;
 
+  // An entry by its id as text: an id from a file, a user's query. Null when there is none.
   const Entry* find_id(std::string_view id) const;
+  // An entry that code raises by name (kb_id::..., generated from kb/*.yaml). Every built-in
+  // id is there, and a user's base can add or replace entries but not remove them, so a
+  // miss is a bug (a test's own base, a broken build): it throws MissingEntry, which the
+  // command line reports as an internal error (exit 3).
+  const Entry& entry(EntryId id) const;
 
   // The entry that explains `code` seen in namespace `ns` on a line naming `component`
   // (may be empty). Precedence: an exact code; then a range or prefix that names the

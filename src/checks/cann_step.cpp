@@ -7,6 +7,7 @@
 #include "checks/python_packages.hpp"
 #include "checks/steps.hpp"
 #include "checks/toolkit.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -41,10 +42,10 @@ void check_environment(CheckContext& ctx, StepResult& step, const Toolkit& t) {
   const std::string fix = "source " + t.set_env;
   if (!missing.empty()) {
     ev.front() = with(ev.front(), {{"missing", join(missing, ", ")}, {"fix", fix}});
-    ctx.raise(step, "check.cann-env-not-set", ev);
+    ctx.raise(step, kb_id::check::cann_env_not_set, ev);
   }
   if (!stale.empty()) {
-    ctx.raise(step, "check.cann-env-stale",
+    ctx.raise(step, kb_id::check::cann_env_stale,
               with(evidence_env("ASCEND_TOOLKIT_HOME", home), {{"not_found", join(stale, ", ")}, {"toolkit", t.dir}, {"fix", fix}}));
   }
   step.fact("cann_environment", missing.empty() && stale.empty() ? "set" : "not set");
@@ -61,13 +62,13 @@ void check_frameworks(CheckContext& ctx, StepResult& step, const PythonEnvironme
   }
   if (!py.torch && !py.torch_npu) {
     const std::string where = py.scanned_tree ? ctx.probe().describe_root() : py.interpreter;
-    ctx.raise(step, "check.torch-not-installed",
+    ctx.raise(step, kb_id::check::torch_not_installed,
               evidence_line(where, 0, "no torch or torch_npu metadata in " + std::to_string(py.site_dirs.size()) +
                                           (py.scanned_tree ? " site-packages directories" : " sys.path directories")));
     return;
   }
   if (!py.torch_npu) {
-    ctx.raise(step, "check.torch-npu-not-installed", with(py.torch->evidence, {{"torch", py.torch->version}}));
+    ctx.raise(step, kb_id::check::torch_npu_not_installed, with(py.torch->evidence, {{"torch", py.torch->version}}));
     return;
   }
   const auto npu = Version::parse(py.torch_npu->version);
@@ -78,7 +79,7 @@ void check_frameworks(CheckContext& ctx, StepResult& step, const PythonEnvironme
   const std::string want_torch = row ? row->pytorch.release() : npu->release();
   const auto torch = py.torch ? Version::parse(py.torch->version) : std::nullopt;
   if (!torch || torch->release() != want_torch) {
-    ctx.raise(step, "check.torch-npu-torch-mismatch",
+    ctx.raise(step, kb_id::check::torch_npu_torch_mismatch,
               {with(py.torch_npu->evidence, {{"torch_npu", npu->text()},
                                              {"torch", torch ? torch->text() : "not installed"},
                                              {"expected_torch", want_torch}}),
@@ -86,7 +87,7 @@ void check_frameworks(CheckContext& ctx, StepResult& step, const PythonEnvironme
   }
   if (!cann) return;
   if (!row) {
-    ctx.raise(step, "check.torch-npu-combination-unknown",
+    ctx.raise(step, kb_id::check::torch_npu_combination_unknown,
               with(py.torch_npu->evidence, {{"torch_npu", npu->text()}, {"cann", cann->text()}}));
     return;
   }
@@ -97,7 +98,7 @@ void check_frameworks(CheckContext& ctx, StepResult& step, const PythonEnvironme
   }
   std::vector<std::string> want;
   for (const auto& c : row->cann) want.push_back(c.text());
-  ctx.raise(step, "check.torch-npu-cann-mismatch",
+  ctx.raise(step, kb_id::check::torch_npu_cann_mismatch,
             with(py.torch_npu->evidence, {{"torch_npu", npu->text()},
                                           {"cann", cann->text()},
                                           {"expected_cann", join(want, " or ")},
@@ -114,7 +115,7 @@ void check_cann_driver(CheckContext& ctx, StepResult& step, const Toolkit& t, co
     const auto& drv = ctx.driver_file();
     Evidence where = drv.parsed ? evidence_at(drv.path, find_key_line(*drv.text, "Version").value_or(NumberedLine{}))
                                 : evidence_line("npu-smi info", 0, "driver " + driver->text());
-    ctx.raise(step, "check.cann-driver-too-old",
+    ctx.raise(step, kb_id::check::cann_driver_too_old,
               {with(t.version_evidence, {{"cann", cann.text()},
                                          {"driver", driver->text()},
                                          {"required_driver", a.row->driver.text()},
@@ -127,7 +128,7 @@ void check_cann_driver(CheckContext& ctx, StepResult& step, const Toolkit& t, co
     const std::string line = inner_release(drv.parsed->inner_version);
     const auto& list = t.install_info->compatible_inner;
     if (!line.empty() && std::find(list.begin(), list.end(), line) == list.end()) {
-      ctx.raise(step, "check.cann-driver-not-listed",
+      ctx.raise(step, kb_id::check::cann_driver_not_listed,
                 {with(t.version_evidence, {{"driver_release", line}, {"cann_accepts", join(list, ",")}}),
                  evidence_at(drv.path, find_key_line(*drv.text, "Innerversion").value_or(NumberedLine{}))});
     }
@@ -137,7 +138,7 @@ void check_cann_driver(CheckContext& ctx, StepResult& step, const Toolkit& t, co
 void probe_device(CheckContext& ctx, StepResult& step) {
   const std::string python = python_interpreter(ctx);
   if (python.empty()) {
-    ctx.raise(step, "check.probe-device-skipped", evidence_line("--probe-device", 0, "no interpreter to run under --root"));
+    ctx.raise(step, kb_id::check::probe_device_skipped, evidence_line("--probe-device", 0, "no interpreter to run under --root"));
     return;
   }
   const std::vector<std::string> argv = {python, "-c", std::string(device_probe_program())};
@@ -145,7 +146,7 @@ void probe_device(CheckContext& ctx, StepResult& step) {
   const std::string shown = python + " -c '<import torch_npu; torch.npu.is_available(); a tensor on the NPU>'";
   const auto result = parse_device_probe(r.out);
   if (!result) {
-    ctx.raise(step, "check.probe-device-failed", evidence_command_failure(shown, r));
+    ctx.raise(step, kb_id::check::probe_device_failed, evidence_command_failure(shown, r));
     return;
   }
   Evidence e = evidence_line(shown, 0, result->line);
@@ -156,7 +157,7 @@ void probe_device(CheckContext& ctx, StepResult& step) {
   std::vector<std::pair<std::string, std::string>> caps = {{"stage", result->stage}};
   if (!result->error.empty()) caps.emplace_back("error", result->error);
   if (result->available && !*result->available) caps.emplace_back("available", "false");
-  ctx.raise(step, "check.probe-device-failed", with(std::move(e), std::move(caps)));
+  ctx.raise(step, kb_id::check::probe_device_failed, with(std::move(e), std::move(caps)));
 }
 
 }  // namespace
@@ -171,12 +172,12 @@ StepResult run_cann_step(CheckContext& ctx) {
     std::vector<Evidence> ev;
     for (const auto& d : looked_at) ev.push_back(evidence_line(d, 0, "missing"));
     step.evidence.insert(step.evidence.end(), ev.begin(), ev.end());
-    ctx.raise(step, "check.cann-not-installed", std::move(ev));
+    ctx.raise(step, kb_id::check::cann_not_installed, std::move(ev));
   } else {
     step.fact("cann_home", toolkit->dir);
     if (toolkit->version.empty()) {
       step.evidence.push_back(evidence_line(toolkit->dir, 0, "no ascend_toolkit_install.info or version.cfg with a version"));
-      ctx.raise(step, "check.cann-version-unknown", step.evidence.back());
+      ctx.raise(step, kb_id::check::cann_version_unknown, step.evidence.back());
     } else {
       step.evidence.push_back(toolkit->version_evidence);
       step.fact("cann_version", toolkit->version);

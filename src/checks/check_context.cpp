@@ -123,20 +123,13 @@ const std::optional<std::vector<std::string>>& CheckContext::modules() {
   return *modules_;
 }
 
-void CheckContext::raise(StepResult& step, std::string_view id, Evidence evidence) {
-  const Entry* entry = kb_.find_id(id);
-  if (entry == nullptr) {
-    internal_errors_.push_back("knowledge-base entry '" + std::string(id) + "' is missing");
-    return;
-  }
-  step.findings.push_back(make_finding(*entry, std::move(evidence)));
+void CheckContext::raise(StepResult& step, EntryId id, Evidence evidence) {
+  step.findings.push_back(make_finding(kb_.entry(id), std::move(evidence)));
 }
 
-void CheckContext::raise(StepResult& step, std::string_view id, std::vector<Evidence> evidence) {
+void CheckContext::raise(StepResult& step, EntryId id, std::vector<Evidence> evidence) {
   if (evidence.empty()) evidence.emplace_back();
-  const std::size_t before = step.findings.size();
   raise(step, id, evidence.front());
-  if (step.findings.size() == before) return;
   for (std::size_t i = 1; i < evidence.size(); ++i) step.findings.back().evidence.push_back(std::move(evidence[i]));
 }
 

@@ -84,11 +84,9 @@ class CheckContext {
   // The environment of the checked process (the probe's environment).
   std::optional<std::string> env(const std::string& name) const { return probe_.env(name); }
 
-  // Adds the finding of knowledge-base entry `id` to `step`. An id missing from the
-  // knowledge base is a bug of the tool: it is recorded in internal_errors().
-  void raise(StepResult& step, std::string_view id, Evidence evidence);
-  void raise(StepResult& step, std::string_view id, std::vector<Evidence> evidence);  // first is the main one
-  const std::vector<std::string>& internal_errors() const { return internal_errors_; }
+  // Adds the finding of knowledge-base entry `id` to `step` (KnowledgeBase::entry()).
+  void raise(StepResult& step, EntryId id, Evidence evidence);
+  void raise(StepResult& step, EntryId id, std::vector<Evidence> evidence);  // first is the main one
 
  private:
   const Probe& probe_;
@@ -103,7 +101,6 @@ class CheckContext {
   std::optional<ReadFile<FirmwareVersionInfo>> firmware_file_;
   std::optional<NpuSmiView> npu_smi_;
   std::optional<std::optional<std::vector<std::string>>> modules_;
-  std::vector<std::string> internal_errors_;
 };
 
 // Evidence of what was read. `where` is a file path, a command line or "$NAME".

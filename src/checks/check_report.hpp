@@ -49,7 +49,6 @@ struct CheckReport {
   bool probe_device = false;
   std::vector<StepResult> steps;
   // Problems of the tool itself (a finding id missing from the knowledge base).
-  std::vector<std::string> internal_errors;
 
   // The worst status over all steps (skip only when every step was skipped).
   StepStatus status() const;

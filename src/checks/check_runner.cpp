@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checks/steps.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 
@@ -25,23 +26,22 @@ CheckReport run_checks(const Probe& probe, const KnowledgeBase& kb, const Compat
       case StepId::numa: report.steps.push_back(run_numa_step(ctx)); break;
     }
   }
-  report.internal_errors = ctx.internal_errors();
   return report;
 }
 
-std::vector<std::string_view> check_finding_ids() {
+std::vector<EntryId> check_finding_ids() {
   return {
-      "check.driver-not-installed",       "check.version-file-invalid",      "check.npu-smi-missing",
-      "check.npu-smi-failed",             "check.device-health-warning",     "check.device-health-alarm",
-      "check.driver-version-differs",     "check.driver-firmware-mismatch",  "check.driver-firmware-unverified",
-      "check.cann-not-installed",         "check.cann-version-unknown",      "check.cann-env-not-set",
-      "check.cann-env-stale",             "check.cann-driver-too-old",       "check.cann-driver-not-listed",
-      "check.python-not-found",           "check.python-failed",             "check.torch-not-installed",
-      "check.torch-npu-not-installed",    "check.torch-npu-torch-mismatch",  "check.torch-npu-cann-mismatch",
-      "check.torch-npu-combination-unknown", "check.probe-device-failed",    "check.probe-device-skipped",
-      "check.skipped-no-driver",          "check.driver-modules-not-loaded", "check.device-nodes-missing",
-      "check.device-permission-denied",   "check.visible-devices-invalid",   "check.device-busy",
-      "check.numa-info-unavailable",      "check.numa-mismatch",             "check.numa-not-pinned",
+      kb_id::check::driver_not_installed,       kb_id::check::version_file_invalid,      kb_id::check::npu_smi_missing,
+      kb_id::check::npu_smi_failed,             kb_id::check::device_health_warning,     kb_id::check::device_health_alarm,
+      kb_id::check::driver_version_differs,     kb_id::check::driver_firmware_mismatch,  kb_id::check::driver_firmware_unverified,
+      kb_id::check::cann_not_installed,         kb_id::check::cann_version_unknown,      kb_id::check::cann_env_not_set,
+      kb_id::check::cann_env_stale,             kb_id::check::cann_driver_too_old,       kb_id::check::cann_driver_not_listed,
+      kb_id::check::python_not_found,           kb_id::check::python_failed,             kb_id::check::torch_not_installed,
+      kb_id::check::torch_npu_not_installed,    kb_id::check::torch_npu_torch_mismatch,  kb_id::check::torch_npu_cann_mismatch,
+      kb_id::check::torch_npu_combination_unknown, kb_id::check::probe_device_failed,    kb_id::check::probe_device_skipped,
+      kb_id::check::skipped_no_driver,          kb_id::check::driver_modules_not_loaded, kb_id::check::device_nodes_missing,
+      kb_id::check::device_permission_denied,   kb_id::check::visible_devices_invalid,   kb_id::check::device_busy,
+      kb_id::check::numa_info_unavailable,      kb_id::check::numa_mismatch,             kb_id::check::numa_not_pinned,
   };
 }
 

@@ -5,12 +5,12 @@
 
 namespace npu_doctor::checks {
 
-// Never throws for anything the machine returns; problems of the tool itself end up in
-// CheckReport::internal_errors.
+// Never throws for anything the machine returns (a knowledge base without the built-in
+// entries throws MissingEntry: a bug of the tool, not of the machine).
 CheckReport run_checks(const Probe& probe, const KnowledgeBase& kb, const CompatibilityTable& table,
                        const CheckOptions& options);
 
 // The knowledge-base ids the steps raise (tests check that every one exists).
-std::vector<std::string_view> check_finding_ids();
+std::vector<EntryId> check_finding_ids();
 
 }  // namespace npu_doctor::checks

@@ -8,6 +8,7 @@
 #include "checks/proc_files.hpp"
 #include "checks/steps.hpp"
 #include "checks/visible_devices.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -58,7 +59,7 @@ void check_modules(CheckContext& ctx, StepResult& step) {
   // Only a problem when a driver is installed: no modules and no driver is "no driver".
   const auto& drv = ctx.driver_file();
   if (!drv.text) return;
-  ctx.raise(step, "check.driver-modules-not-loaded",
+  ctx.raise(step, kb_id::check::driver_modules_not_loaded,
             {with(evidence_line("/proc/modules", 0, std::to_string(modules->size()) + " modules, none of the Ascend driver's"),
                   {{"expected", "drv_*, asdrv_*, ascend_*, dbl_*, ts_agent"}}),
              evidence_line(drv.path, 0, "present")});
@@ -81,7 +82,7 @@ void check_nodes(CheckContext& ctx, StepResult& step, const std::vector<int>& da
     for (const auto& m : missing) ev.push_back(evidence_line(m, 0, "missing"));
     ev.front() = with(ev.front(), {{"missing", join(missing, " ")}});
     step.evidence.insert(step.evidence.end(), ev.begin(), ev.end());
-    ctx.raise(step, "check.device-nodes-missing", std::move(ev));
+    ctx.raise(step, kb_id::check::device_nodes_missing, std::move(ev));
   }
 
   // Access for the checked identity, from owner, group and mode.
@@ -115,7 +116,7 @@ void check_nodes(CheckContext& ctx, StepResult& step, const std::vector<int>& da
   }
   if (needed_groups.empty()) caps.emplace_back("fix", "chmod 660 " + denied.front().path + "; chgrp HwHiAiUser " + denied.front().path);
   denied.front() = with(denied.front(), std::move(caps));
-  ctx.raise(step, "check.device-permission-denied", std::move(denied));
+  ctx.raise(step, kb_id::check::device_permission_denied, std::move(denied));
 }
 
 void check_visible(CheckContext& ctx, StepResult& step, const std::vector<int>& davinci) {
@@ -134,7 +135,7 @@ void check_visible(CheckContext& ctx, StepResult& step, const std::vector<int>& 
       if (ids.empty()) caps.emplace_back("problem", "selects no device");
       if (!bad.empty()) caps.emplace_back("not_present", join(bad, ","));
       if (!ignored.empty()) caps.emplace_back("ignored", ignored);
-      ctx.raise(step, "check.visible-devices-invalid", with(std::move(e), std::move(caps)));
+      ctx.raise(step, kb_id::check::visible_devices_invalid, with(std::move(e), std::move(caps)));
     }
   }
   if (auto container = ctx.env("ASCEND_VISIBLE_DEVICES")) {
@@ -146,7 +147,7 @@ void check_visible(CheckContext& ctx, StepResult& step, const std::vector<int>& 
       if (std::find(davinci.begin(), davinci.end(), id) == davinci.end()) bad.push_back(std::to_string(id));
     }
     if (!ids || !bad.empty()) {
-      ctx.raise(step, "check.visible-devices-invalid",
+      ctx.raise(step, kb_id::check::visible_devices_invalid,
                 with(std::move(e), {{"devices", std::to_string(count)},
                                     {ids ? "not_present" : "problem", ids ? join(bad, ",") : "not a list of ids or ranges"}}));
     }
@@ -160,7 +161,7 @@ void check_busy(CheckContext& ctx, StepResult& step) {
   for (const auto& p : smi.info->processes) {
     if (pid && p.pid == *pid) continue;  // the checked job itself
     const auto line = find_line_containing(smi.result.out, std::to_string(p.pid)).value_or(NumberedLine{});
-    ctx.raise(step, "check.device-busy",
+    ctx.raise(step, kb_id::check::device_busy,
               with(evidence_at("npu-smi info", line), {{"npu", std::to_string(p.npu)},
                                                       {"pid", std::to_string(p.pid)},
                                                       {"process", p.name},
@@ -176,7 +177,7 @@ StepResult run_devices_step(CheckContext& ctx) {
   const std::vector<int> davinci = ctx.davinci_nodes();
   if (davinci.empty() && !ctx.driver_present()) {
     step.skipped = true;
-    ctx.raise(step, "check.skipped-no-driver", evidence_line("/dev", 0, "no /dev/davinci* nodes, no Ascend driver"));
+    ctx.raise(step, kb_id::check::skipped_no_driver, evidence_line("/dev", 0, "no /dev/davinci* nodes, no Ascend driver"));
     return step;
   }
   check_modules(ctx, step);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checks/steps.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -33,7 +34,7 @@ void cite_file(CheckContext& ctx, StepResult& step, const ReadFile<T>& f, std::i
     step.evidence.push_back(evidence_line(f.path, 0, "missing"));
   } else if (!f.parsed) {
     step.evidence.push_back(evidence_line(f.path, 0, "not a version file: " + f.error));
-    ctx.raise(step, "check.version-file-invalid", with(evidence_line(f.path, 0, f.text->substr(0, 200)), {{"error", f.error}}));
+    ctx.raise(step, kb_id::check::version_file_invalid, with(evidence_line(f.path, 0, f.text->substr(0, 200)), {{"error", f.error}}));
   } else {
     cite_keys(step, f.path, *f.text, keys);
   }
@@ -92,7 +93,7 @@ void check_health(CheckContext& ctx, StepResult& step, const NpuSmiInfo& info) {
     }
     more.insert(more.begin(), with(std::move(e), std::move(caps)));
     const bool minor = c.health == "Warning";
-    ctx.raise(step, minor ? "check.device-health-warning" : "check.device-health-alarm", std::move(more));
+    ctx.raise(step, minor ? kb_id::check::device_health_warning : kb_id::check::device_health_alarm, std::move(more));
   }
 }
 
@@ -171,7 +172,7 @@ void check_compatibility(CheckContext& ctx, StepResult& step, const std::vector<
   }
   if (!mismatches.empty()) {
     step.fact("compatibility", "mismatch");
-    ctx.raise(step, "check.driver-firmware-mismatch", std::move(mismatches));
+    ctx.raise(step, kb_id::check::driver_firmware_mismatch, std::move(mismatches));
     return;
   }
   if (!confirmed_by.empty()) {
@@ -182,7 +183,7 @@ void check_compatibility(CheckContext& ctx, StepResult& step, const std::vector<
   // 4. The shipped table, when the installed files and npu-smi say nothing.
   if (!driver || firmware.empty()) {
     step.fact("compatibility", "unverified");
-    ctx.raise(step, "check.driver-firmware-unverified",
+    ctx.raise(step, kb_id::check::driver_firmware_unverified,
               with(evidence_line(driver ? fw.path : drv.path, 0, driver ? "firmware version unknown" : "driver version unknown"),
                    {{"driver", driver_text}, {"firmware", firmware.empty() ? "" : firmware.front().first.text()}}));
     return;
@@ -203,10 +204,10 @@ void check_compatibility(CheckContext& ctx, StepResult& step, const std::vector<
     }
     if (a.verdict == Verdict::incompatible && a.verified) {
       step.fact("compatibility", "mismatch");
-      ctx.raise(step, "check.driver-firmware-mismatch", std::move(e));
+      ctx.raise(step, kb_id::check::driver_firmware_mismatch, std::move(e));
     } else {
       step.fact("compatibility", "unverified");
-      ctx.raise(step, "check.driver-firmware-unverified", std::move(e));
+      ctx.raise(step, kb_id::check::driver_firmware_unverified, std::move(e));
     }
   }
 }
@@ -226,22 +227,22 @@ StepResult run_driver_step(CheckContext& ctx) {
     std::vector<Evidence> ev = {evidence_line(drv.path, 0, "missing")};
     ev.push_back(evidence_line("npu-smi", 0, smi.on_path ? smi.result.describe() : "not found on PATH"));
     ev.push_back(evidence_line("/dev/davinci_manager", 0, "missing"));
-    ctx.raise(step, "check.driver-not-installed", std::move(ev));
+    ctx.raise(step, kb_id::check::driver_not_installed, std::move(ev));
     return step;
   }
 
   std::vector<Board> boards;
   if (!smi.on_path) {
     step.evidence.push_back(evidence_line("npu-smi", 0, "not found on PATH"));
-    ctx.raise(step, "check.npu-smi-missing", evidence_env("PATH", ctx.env("PATH")));
+    ctx.raise(step, kb_id::check::npu_smi_missing, evidence_env("PATH", ctx.env("PATH")));
   } else if (!smi.result.ok()) {
     Evidence e = evidence_command_failure("npu-smi info", smi.result);
     step.evidence.push_back(e);
-    ctx.raise(step, "check.npu-smi-failed", std::move(e));
+    ctx.raise(step, kb_id::check::npu_smi_failed, std::move(e));
   } else if (!smi.usable()) {
     Evidence e = evidence_line("npu-smi info", 0, smi.parse_error);
     step.evidence.push_back(e);
-    ctx.raise(step, "check.npu-smi-failed", with(std::move(e), {{"output", smi.result.out.substr(0, 300)}}));
+    ctx.raise(step, kb_id::check::npu_smi_failed, with(std::move(e), {{"output", smi.result.out.substr(0, 300)}}));
   } else {
     const NpuSmiInfo& info = *smi.info;
     if (auto header = find_line_containing(smi.result.out, "npu-smi")) step.evidence.push_back(evidence_at("npu-smi info", *header));
@@ -256,7 +257,7 @@ StepResult run_driver_step(CheckContext& ctx) {
     const auto file_v = drv.parsed ? Version::parse(drv.parsed->version) : std::nullopt;
     const auto smi_v = Version::parse(info.driver_version);
     if (file_v && smi_v && !same_driver(*file_v, *smi_v)) {
-      ctx.raise(step, "check.driver-version-differs",
+      ctx.raise(step, kb_id::check::driver_version_differs,
                 {with(evidence_at(drv.path, find_key_line(*drv.text, "Version").value_or(NumberedLine{})),
                       {{"installed", file_v->text()}, {"running", smi_v->text()}}),
                  evidence_at("npu-smi info", find_line_containing(smi.result.out, "npu-smi").value_or(NumberedLine{}))});

@@ -11,6 +11,7 @@
 #include "checks/proc_files.hpp"
 #include "checks/steps.hpp"
 #include "checks/visible_devices.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -92,7 +93,7 @@ StepResult run_numa_step(CheckContext& ctx) {
   step.fact("numa_nodes", std::to_string(nodes.size()));
   if (npus.empty()) {
     step.skipped = true;
-    ctx.raise(step, "check.numa-info-unavailable",
+    ctx.raise(step, kb_id::check::numa_info_unavailable,
               evidence_line(ctx.npu_smi().usable() ? "npu-smi info" : "/sys/bus/pci/devices", 0, "no NPU found"));
     return step;
   }
@@ -114,7 +115,7 @@ StepResult run_numa_step(CheckContext& ctx) {
   const bool any_node_known = std::any_of(npus.begin(), npus.end(), [](const Npu& n) { return n.node.has_value(); });
   if (!any_node_known || !cpus || cpus->empty()) {
     step.skipped = true;
-    ctx.raise(step, "check.numa-info-unavailable",
+    ctx.raise(step, kb_id::check::numa_info_unavailable,
               evidence_line(any_node_known ? status_path : "/sys/bus/pci/devices/" + npus.front().bus_id + "/numa_node", 0,
                             any_node_known ? "no Cpus_allowed_list" : "no numa_node"));
     return step;
@@ -157,13 +158,13 @@ StepResult run_numa_step(CheckContext& ctx) {
   step.fact("npu_numa_nodes", npu_nodes_text);
   if (!mismatched.empty()) {
     mismatched.push_back(cpus_evidence);
-    ctx.raise(step, "check.numa-mismatch", std::move(mismatched));
+    ctx.raise(step, kb_id::check::numa_mismatch, std::move(mismatched));
     return step;
   }
   // Not bound at all while the NPUs sit on one node: a hint, not a problem.
   if (job_nodes.size() == nodes.size() && npu_nodes.size() == 1) {
     const std::string node = std::to_string(*npu_nodes.begin());
-    ctx.raise(step, "check.numa-not-pinned",
+    ctx.raise(step, kb_id::check::numa_not_pinned,
               with(cpus_evidence, {{"npu_node", node}, {"fix", "numactl --cpunodebind=" + node + " --membind=" + node + " " + command}}));
   }
   return step;

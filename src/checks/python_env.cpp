@@ -3,6 +3,7 @@
 #include "checks/probe_glob.hpp"
 #include "checks/proc_files.hpp"
 #include "checks/python_packages.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -97,7 +98,7 @@ std::optional<PythonEnvironment> find_python_packages(CheckContext& ctx, StepRes
     if (!parsed) {
       Evidence e = r.started ? evidence_command_failure(shown, r) : evidence_line(env.interpreter, 0, r.describe());
       step.evidence.push_back(e);
-      ctx.raise(step, r.started ? "check.python-failed" : "check.python-not-found", std::move(e));
+      ctx.raise(step, r.started ? kb_id::check::python_failed : kb_id::check::python_not_found, std::move(e));
       return std::nullopt;
     }
     env.version = parsed->version;

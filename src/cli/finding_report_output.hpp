@@ -5,15 +5,14 @@
 #include <ostream>
 #include <string>
 
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 #include "common.hpp"
 #include "exit_codes.hpp"
 
 namespace npu_doctor::cli {
 
-// Report is any report with `findings` and `internal_errors` (net::NetReport,
-// isolate::IsolateReport). Returns kUsage when the output cannot be written, kInternal
-// when the analysis recorded internal errors, else kFindings or kOk.
+// Report is any report with `findings` (net::NetReport, isolate::IsolateReport). Returns
+// kUsage when the output cannot be written, else kFindings or kOk.
 template <class Report>
 int write_finding_report(const GlobalOptions& g, const std::string& output, const std::string& format,
                          const Report& report,
@@ -28,11 +27,7 @@ int write_finding_report(const GlobalOptions& g, const std::string& output, cons
       },
       std::cerr);
   if (!ok) return kUsage;
-  if (!report.internal_errors.empty()) {
-    for (const auto& e : report.internal_errors) std::cerr << "npu-doctor: internal error: " << e << "\n";
-    return kInternal;
-  }
-  return hccl::exit_status_for(report.findings) == 0 ? kOk : kFindings;
+  return exit_status_for(report.findings) == 0 ? kOk : kFindings;
 }
 
 }  // namespace npu_doctor::cli

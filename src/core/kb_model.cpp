@@ -151,6 +151,12 @@ const Entry* KnowledgeBase::find_id(std::string_view id) const {
   return nullptr;
 }
 
+const Entry& KnowledgeBase::entry(EntryId id) const {
+  const Entry* e = find_id(id.str());
+  if (e == nullptr) throw MissingEntry(id);
+  return *e;
+}
+
 std::optional<CodeResolution> KnowledgeBase::resolve_code(std::string_view ns, std::string_view code,
                                                           std::string_view component) const {
   if (ns == "name") {  // a symbolic name such as ACL_ERROR_RT_AICORE_EXCEPTION

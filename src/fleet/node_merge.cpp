@@ -7,6 +7,7 @@
 
 #include "core/finding_collector.hpp"
 #include "npu_doctor/node_summary.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -22,8 +23,7 @@ bool compared_fact(const std::string& key) {
 
 std::vector<Finding> version_mismatches(const std::vector<NodeSummary>& nodes, const KnowledgeBase& kb) {
   std::vector<Finding> out;
-  const Entry* entry = kb.find_id("cluster.node-version-mismatch");
-  if (entry == nullptr) return out;
+  const Entry& entry = kb.entry(kb_id::cluster::node_version_mismatch);
   std::set<std::string> keys;
   for (const auto& n : nodes) {
     for (const auto& [k, v] : n.facts) {
@@ -50,7 +50,7 @@ std::vector<Finding> version_mismatches(const std::vector<NodeSummary>& nodes, c
     }
     ev.text.pop_back();
     ev.captures = {{"fact", key}, {"values", values}};
-    out.push_back(make_finding(*entry, std::move(ev), key));
+    out.push_back(make_finding(entry, std::move(ev), key));
   }
   return out;
 }
@@ -76,7 +76,7 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
 
   FindingCollector all(std::max<std::size_t>(1, options.max_evidence));
   std::vector<Finding> environment;  // not tied to a log input: appended after the log findings
-  const Entry* unscanned = kb.find_id("cluster.node-unscanned");
+  const Entry& unscanned = kb.entry(kb_id::cluster::node_unscanned);
   std::size_t inputs = 0;
   for (const auto& n : nodes) inputs += n.inputs.size();
   for (auto& n : nodes) {
@@ -106,7 +106,7 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
       for (auto& e : f.evidence) e.path = node_name(n) + ":" + e.path;
       environment.push_back(std::move(f));
     }
-    if (n.status != NodeSummary::Status::ok && unscanned != nullptr) environment.push_back(unscanned_node(*unscanned, n));
+    if (n.status != NodeSummary::Status::ok) environment.push_back(unscanned_node(unscanned, n));
   }
   for (auto& f : version_mismatches(nodes, kb)) environment.push_back(std::move(f));
   // Environment findings point at no input: give them the index past the last one.

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 #include "analyzers/hccl/findings_text.hpp"
 #include "analyzers/hccl/hccl_render.hpp"
 #include "analyzers/hccl/ui_words.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::isolate {
 namespace {
@@ -40,7 +41,7 @@ Evidence run_evidence(const IsolateRun& run, Captures caps) {
   std::string last = o.tail;
   while (!last.empty() && last.back() == '\n') last.pop_back();
   if (const auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
-  Evidence e = hccl::evidence_at(o.log_path.empty() ? "ASCEND_RT_VISIBLE_DEVICES=" + device_list(run.devices) : o.log_path,
+  Evidence e = evidence_at(o.log_path.empty() ? "ASCEND_RT_VISIBLE_DEVICES=" + device_list(run.devices) : o.log_path,
                                  0, last.empty() ? o.describe : last, std::move(caps));
   return e;
 }
@@ -54,27 +55,26 @@ std::string status_word(const RunOutcome& o, Lang lang) {
 }  // namespace
 
 void add_findings(IsolateReport& report, const KnowledgeBase& kb) {
-  hccl::FindingSet set(kb);
+  FindingSet set(kb);
   const IsolateResult& r = report.result;
   if (r.all_fail) {
-    if (!r.runs.empty()) set.add("isolate.all-fail", run_evidence(r.runs.front(), {{"cards", std::to_string(r.devices.size())}}));
+    if (!r.runs.empty()) set.add(kb_id::isolate::all_fail, run_evidence(r.runs.front(), {{"cards", std::to_string(r.devices.size())}}));
   } else {
     for (int d : r.bad_cards) {
-      if (const IsolateRun* run = find_run(r, {d})) set.add("isolate.card-fails-alone", run_evidence(*run, {{"device", std::to_string(d)}}));
+      if (const IsolateRun* run = find_run(r, {d})) set.add(kb_id::isolate::card_fails_alone, run_evidence(*run, {{"device", std::to_string(d)}}));
     }
   }
   for (const auto& [a, b] : r.bad_pairs) {
     if (const IsolateRun* run = find_run(r, {a, b})) {
-      set.add("isolate.pair-fails", run_evidence(*run, {{"devices", std::to_string(a) + "," + std::to_string(b)}}));
+      set.add(kb_id::isolate::pair_fails, run_evidence(*run, {{"devices", std::to_string(a) + "," + std::to_string(b)}}));
     }
   }
   if (!r.failing_set.empty()) {
     if (const IsolateRun* run = find_run(r, r.failing_set)) {
-      set.add("isolate.set-fails", run_evidence(*run, {{"devices", device_list(r.failing_set)},
+      set.add(kb_id::isolate::set_fails, run_evidence(*run, {{"devices", device_list(r.failing_set)},
                                                        {"cards", std::to_string(r.failing_set.size())}}));
     }
   }
-  report.internal_errors = set.internal_errors();
   report.findings = set.take();
 }
 
@@ -177,7 +177,6 @@ void render_isolate_json(const IsolateReport& r, const RenderOptions& o, std::os
                     {"stopped_early", r.result.stopped_early}};
   doc["findings"] = hccl::findings_json(r.findings, o.lang);
   doc["summary"] = hccl::summary_json(r.findings);
-  if (!r.internal_errors.empty()) doc["internal_errors"] = r.internal_errors;
   out << doc.dump(2) << "\n";
 }
 

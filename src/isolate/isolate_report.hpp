@@ -22,7 +22,6 @@ struct IsolateReport {
   std::string log_dir;
   IsolateResult result;
   std::vector<Finding> findings;
-  std::vector<std::string> internal_errors;
 };
 
 // Fills report.findings from report.result.

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "live/job_run.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::live {
 namespace {
@@ -46,15 +47,14 @@ std::string human_duration(std::chrono::milliseconds d) {
 
 std::optional<Finding> hang_finding(const KnowledgeBase& kb, const LiveSources& sources, std::size_t streams,
                                     std::chrono::milliseconds silent_for) {
-  const Entry* entry = kb.find_id("live.job-hung");
-  if (entry == nullptr) return std::nullopt;
+  const Entry& entry = kb.entry(kb_id::live::job_hung);
   std::optional<Finding> f;
   for (std::size_t i = 0; i < streams && i < sources.size(); ++i) {
     auto ev = last_words(sources, i);
     if (!ev) continue;
     ev->captures = {{"silent_for", human_duration(silent_for)}};
     if (!f) {
-      f = make_finding(*entry, std::move(*ev));
+      f = make_finding(entry, std::move(*ev));
     } else {
       f->evidence.push_back(std::move(*ev));
       ++f->count;
@@ -64,15 +64,14 @@ std::optional<Finding> hang_finding(const KnowledgeBase& kb, const LiveSources& 
     Evidence ev = no_output();
     ev.input = sources.size();
     ev.captures = {{"silent_for", human_duration(silent_for)}};
-    f = make_finding(*entry, std::move(ev));
+    f = make_finding(entry, std::move(ev));
   }
   return f;
 }
 
 std::optional<Finding> killed_finding(const KnowledgeBase& kb, const LiveSources& sources, std::size_t streams,
                                       int signal, double seconds) {
-  const Entry* entry = kb.find_id("live.job-killed");
-  if (entry == nullptr) return std::nullopt;
+  const Entry& entry = kb.entry(kb_id::live::job_killed);
   std::optional<Evidence> ev;
   // Its last words: on stderr if it wrote there, else on stdout.
   for (std::size_t i = streams; i-- > 0 && !ev;) {
@@ -84,7 +83,7 @@ std::optional<Finding> killed_finding(const KnowledgeBase& kb, const LiveSources
   }
   ev->captures = {{"signal", signal_name(signal) + " (" + std::to_string(signal) + ")"},
                   {"after", human_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)))}};
-  return make_finding(*entry, std::move(*ev));
+  return make_finding(entry, std::move(*ev));
 }
 
 }  // namespace npu_doctor::live

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::net {
 namespace {
 
-using hccl::FindingSet;
 using Captures = std::vector<std::pair<std::string, std::string>>;
 
 // Nearest-rank quantile q (0..1) of non-empty `v`.
@@ -55,7 +55,7 @@ class Analyser {
 
   // What is wrong with a link, as (entry id, evidence text, captures); empty when nothing.
   struct Problem {
-    std::string id;
+    EntryId id;
     std::string text;
     Captures caps;
   };
@@ -66,7 +66,7 @@ class Analyser {
       const bool silent = l.status == LinkStatus::no_answer || l.status == LinkStatus::not_npu_doctor;
       Captures c = base;
       c.emplace_back("error", l.error);
-      out.push_back({silent ? "net.no-answer" : "net.unreachable", l.error, std::move(c)});
+      out.push_back({silent ? kb_id::net::no_answer : kb_id::net::unreachable, l.error, std::move(c)});
       return out;
     }
     if (l.status != LinkStatus::ok) return out;
@@ -81,7 +81,7 @@ class Analyser {
       }
       if (!what.empty()) {
         c.emplace_back("expected", format_rate(*r_.reference_bps) + (r_.reference_source == "given" ? " (given)" : " (upper quartile of all links)"));
-        out.push_back({"net.slow-link", what + ", expected about " + format_rate(*r_.reference_bps), std::move(c)});
+        out.push_back({kb_id::net::slow_link, what + ", expected about " + format_rate(*r_.reference_bps), std::move(c)});
       }
     }
     if (l.rtt) {
@@ -106,14 +106,14 @@ class Analyser {
         c.emplace_back("rtt_p50_ms", ms_text(p50));
         c.emplace_back("rtt_p99_ms", ms_text(l.rtt->p99_ms));
         c.emplace_back("pings_answered", std::to_string(l.rtt->answered) + "/" + std::to_string(l.rtt->sent));
-        out.push_back({"net.high-latency", why, std::move(c)});
+        out.push_back({kb_id::net::high_latency, why, std::move(c)});
       }
     }
     return out;
   }
 
   void raise(const LinkResult& l) {
-    for (auto& p : judge(l)) set_.add(p.id, hccl::evidence_at(who(l.from) + " -> " + l.to, 0, p.text, std::move(p.caps)));
+    for (auto& p : judge(l)) set_.add(p.id, evidence_at(who(l.from) + " -> " + l.to, 0, p.text, std::move(p.caps)));
   }
 
   void direct() {
@@ -152,7 +152,7 @@ class Analyser {
         const auto problems = judge(l);
         std::string text;
         for (const auto& p : problems) text += (text.empty() ? "" : "; ") + p.text;
-        set_.add("net.bad-host", hccl::evidence_at(who(l.from) + " -> " + l.to, 0, text,
+        set_.add(kb_id::net::bad_host, evidence_at(who(l.from) + " -> " + l.to, 0, text,
                                                    {{"host", r_.hosts[h].text()},
                                                     {"from", who(l.from)},
                                                     {"to", l.to},
@@ -168,9 +168,9 @@ class Analyser {
     for (std::size_t h = 0; h < r_.control.size(); ++h) {
       if (bad_host[h] || !broken(r_.control[h])) continue;
       set_.add(r_.control[h].status == LinkStatus::no_answer || r_.control[h].status == LinkStatus::not_npu_doctor
-                   ? "net.no-answer"
-                   : "net.unreachable",
-               hccl::evidence_at("this host -> " + r_.control[h].to, 0, r_.control[h].error,
+                   ? kb_id::net::no_answer
+                   : kb_id::net::unreachable,
+               evidence_at("this host -> " + r_.control[h].to, 0, r_.control[h].error,
                                  {{"from", "this host"},
                                   {"to", r_.control[h].to},
                                   {"status", std::string(to_string(r_.control[h].status))},
@@ -179,7 +179,6 @@ class Analyser {
   }
 
   void finish() {
-    r_.internal_errors = set_.internal_errors();
     r_.findings = set_.take_worst_first();
   }
 

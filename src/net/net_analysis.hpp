@@ -37,7 +37,6 @@ struct NetReport {
   std::optional<double> reference_rtt_ms;
   std::vector<std::string> bad_hosts;  // matrix: hosts all of whose links are bad
   std::vector<Finding> findings;
-  std::vector<std::string> internal_errors;
 };
 
 NetReport analyse_direct(std::vector<Endpoint> targets, std::vector<LinkResult> links, const LinkTestOptions& link,

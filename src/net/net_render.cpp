@@ -112,7 +112,6 @@ void render_net_json(const NetReport& r, const RenderOptions& o, std::ostream& o
   doc["bad_hosts"] = r.bad_hosts;
   doc["findings"] = hccl::findings_json(r.findings, o.lang);
   doc["summary"] = hccl::summary_json(r.findings);
-  if (!r.internal_errors.empty()) doc["internal_errors"] = r.internal_errors;
   out << doc.dump(2) << "\n";
 }
 

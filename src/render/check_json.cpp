@@ -74,7 +74,6 @@ void render_check_json(const CheckReport& r, const RenderOptions& o, std::ostrea
                     {"skip", r.count(StepStatus::skip)},
                     {"findings", all.size()},
                     {"by_category", cats}};
-  if (!r.internal_errors.empty()) doc["internal_errors"] = r.internal_errors;
   out << doc.dump(2) << "\n";
 }
 

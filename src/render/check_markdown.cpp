@@ -63,7 +63,6 @@ void render_check_markdown(const CheckReport& r, const RenderOptions& o, std::os
       for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     }
   }
-  for (const auto& e : r.internal_errors) out << "\n**" << ui::get(ui::CheckText::internal_error, lang) << "**: " << e << "\n";
 }
 
 }  // namespace npu_doctor::checks

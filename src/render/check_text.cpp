@@ -109,7 +109,6 @@ void render_check_text(const CheckReport& r, const RenderOptions& o, std::ostrea
         << r.count(StepStatus::pass) << " " << ui::get(ui::CheckText::passed, lang) << ", "
         << r.count(StepStatus::skip) << " " << ui::get(ui::CheckText::skipped, lang) << "\n";
   }
-  for (const auto& e : r.internal_errors) out << ui::get(ui::CheckText::internal_error, lang) << ": " << e << "\n";
 }
 
 }  // namespace npu_doctor::checks

@@ -9,7 +9,7 @@ namespace {
 using Pair = std::pair<std::string_view, std::string_view>;
 
 // Indexed by CheckText; {English, Chinese}.
-constexpr std::array<Pair, 9> kTexts = {{
+constexpr std::array<Pair, 8> kTexts = {{
     {"summary", "汇总"},
     {"Every step passed.", "所有检查均已通过。"},
     {"fix", "修复命令"},
@@ -17,7 +17,6 @@ constexpr std::array<Pair, 9> kTexts = {{
     {"warnings", "警告"},
     {"failed", "失败"},
     {"skipped", "跳过"},
-    {"internal error", "内部错误"},
     {"No step was run.", "没有运行任何检查步骤。"},
 }};
 

@@ -8,7 +8,7 @@
 
 namespace npu_doctor::ui {
 
-enum class CheckText { summary, all_passed, fix, passed, warnings, failed, skipped, internal_error, no_steps };
+enum class CheckText { summary, all_passed, fix, passed, warnings, failed, skipped, no_steps };
 
 std::string_view get(CheckText t, Lang lang);
 std::string_view step_title(checks::StepId id, Lang lang);

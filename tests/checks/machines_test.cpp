@@ -104,7 +104,6 @@ TEST_P(Machines, EachStepHasItsVerdict) {
   const MachineCase& c = GetParam();
   const CheckReport r = check_machine(c.machine, c.options);
   ASSERT_EQ(r.steps.size(), 4u);
-  EXPECT_TRUE(r.internal_errors.empty()) << r.internal_errors.front();
   expect_step(r, StepId::driver, c.driver, c.machine);
   expect_step(r, StepId::cann, c.cann, c.machine);
   expect_step(r, StepId::devices, c.devices, c.machine);

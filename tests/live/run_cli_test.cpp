@@ -173,12 +173,16 @@ TEST_F(RunCli, AJobKilledBySignalExitsWith128PlusTheSignal) {
 
 TEST_F(RunCli, SignalsAreForwardedToTheJobsProcessGroup) {
   // The job and a child of it both report SIGTERM; the job then exits 7.
+  // Each shell says it is ready only once its trap is set: a signal before that would end
+  // the child silently (seen on a loaded machine).
   const fs::path ready = dir_.path() / "ready";
-  const std::string job = "sh -c 'trap \"echo child got TERM; exit 0\" TERM; while :; do sleep 0.05; done' & "
+  const fs::path child_ready = dir_.path() / "child-ready";
+  const std::string job = "sh -c 'trap \"echo child got TERM; exit 0\" TERM; touch \"" + child_ready.string() +
+                          "\"; while :; do sleep 0.05; done' & "
                           "trap 'echo job got TERM; wait; exit 7' TERM; touch '" + ready.string() + "'; "
                           "while :; do sleep 0.05; done";
   LiveChild c({"run", "--", "sh", "-c", job}, env());
-  ASSERT_TRUE(testing::eventually([&] { return fs::exists(ready); }));
+  ASSERT_TRUE(testing::eventually([&] { return fs::exists(ready) && fs::exists(child_ready); }));
   c.signal(SIGTERM);
   EXPECT_EQ(c.wait_exit(), 7) << c.err();
   EXPECT_NE(c.out().find("job got TERM"), std::string::npos) << c.out();

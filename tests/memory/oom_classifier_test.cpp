@@ -45,7 +45,7 @@ TEST(MemOomClassifier, TheIssuesMessageAlonePartWayWithSamplesIsActivations) {
 
 TEST(MemOomClassifier, WithoutSamplesTheMessageAloneDoesNotDecide) {
   const auto v = classify_oom(torch_oom(2.00, 60.97, 57.12, 1.02, 58.80), nullptr, {});
-  EXPECT_EQ(v.rule, "");
+  EXPECT_FALSE(v.rule.has_value());
   EXPECT_EQ(v.phase, "unknown");
   EXPECT_EQ(v.basis, "no_samples");
 }
@@ -122,7 +122,7 @@ TEST(MemOomClassifier, RuntimeFailuresWithoutNumbersUseTheSamples) {
   e.rule = "device.hal-mem-alloc-failed";
   const auto d = device(1, 0);
   EXPECT_EQ(classify_oom(e, &d, {}).rule, "mem.initial-footprint-too-large");
-  EXPECT_EQ(classify_oom(e, nullptr, {}).rule, "");
+  EXPECT_FALSE(classify_oom(e, nullptr, {}).rule.has_value());
 }
 
 }  // namespace

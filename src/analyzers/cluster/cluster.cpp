@@ -7,6 +7,7 @@
 //  4. else a rank with no logs at all.
 #include "npu_doctor/cluster.hpp"
 #include "npu_doctor/text.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 #include <algorithm>
 #include <map>
@@ -225,7 +226,7 @@ std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& i
       c.time = it->second.last_time;
     }
     const bool has_logs = ranks.count(rank) > 0;
-    c.entry = kb.find_id(has_logs ? "cluster.silent-rank" : "cluster.missing-rank");
+    c.entry = &kb.entry(has_logs ? kb_id::cluster::silent_rank : kb_id::cluster::missing_rank);
     d.culprit = c;
     d.basis = ClusterDecision::Basis::pointed_at;
     d.pointing_ranks = static_cast<int>(top->second.size());
@@ -251,7 +252,7 @@ std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& i
       c.rank = rank;
       c.host = ranks[rank].host;
       c.time = ranks[rank].last_time;
-      c.entry = kb.find_id("cluster.silent-rank");
+      c.entry = &kb.entry(kb_id::cluster::silent_rank);
       d.culprit = c;
       d.basis = ClusterDecision::Basis::silent;
       d.confidence = d.silent_ranks.size() == 1 ? "medium" : "low";
@@ -260,7 +261,7 @@ std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& i
     if (!d.missing_ranks.empty()) {
       ClusterCulprit c;
       c.rank = d.missing_ranks.front();
-      c.entry = kb.find_id("cluster.missing-rank");
+      c.entry = &kb.entry(kb_id::cluster::missing_rank);
       d.culprit = c;
       d.basis = ClusterDecision::Basis::missing;
       d.confidence = d.missing_ranks.size() == 1 ? "medium" : "low";

@@ -11,6 +11,7 @@
 #include "atc_operators.hpp"
 #include "atc_outputs.hpp"
 #include "npu_doctor/atc.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor {
 
@@ -133,9 +134,9 @@ void dynamic_axes(const std::string& shapes, int& count, bool& batch_only, bool&
   }
 }
 
-void rewrite(AtcReport& r, const std::string& case_id) {
+void rewrite(AtcReport& r, EntryId case_id) {
   const bool have_cmd = r.command.has_value();
-  if (case_id == "atc.fusion-pass-failed" && !r.fusion_passes.empty()) {
+  if (case_id == kb_id::atc::fusion_pass_failed && !r.fusion_passes.empty()) {
     std::string cfg;
     for (const auto& p : r.fusion_passes) cfg += p + ":off\n";
     const std::string* existing = have_cmd ? r.command->find("--fusion_switch_file") : nullptr;
@@ -146,12 +147,12 @@ void rewrite(AtcReport& r, const std::string& case_id) {
   }
   if (!have_cmd) return;
   const AtcCommand& cmd = *r.command;
-  if (case_id == "atc.unsupported-operator" && !r.check_report) {
+  if (case_id == kb_id::atc::unsupported_operator && !r.check_report) {
     // Pre-check: lists every operator the installed CANN cannot handle in check_result.json.
     r.rewritten_command = format_atc_command(cmd, {{"--mode", "3"}});
     return;
   }
-  if (case_id != "atc.shape-options") return;
+  if (case_id != kb_id::atc::shape_options) return;
   const std::string* shapes = cmd.find("--input_shape");
   if (shapes == nullptr || shapes->empty()) {
     r.rewritten_command = format_atc_command(cmd, {{"--input_shape", "<input_name>:<n,c,h,w>"}});
@@ -179,14 +180,13 @@ void rewrite(AtcReport& r, const std::string& case_id) {
 }
 
 void raise_case(AtcReport& r, const KnowledgeBase& kb) {
-  std::string id;
-  if (r.phase == AtcPhase::fusion && !r.fusion_passes.empty()) id = "atc.fusion-pass-failed";
-  else if (r.category == Category::compile_shape) id = "atc.shape-options";
-  else if (r.phase == AtcPhase::op_compile) id = "atc.op-compile-failed";
-  else if (r.category == Category::compile_op_unsupported || !r.operators.empty()) id = "atc.unsupported-operator";
-  if (id.empty() || !r.category) return;
-  const Entry* entry = kb.find_id(id);
-  if (entry == nullptr) return;
+  std::optional<EntryId> id;
+  if (r.phase == AtcPhase::fusion && !r.fusion_passes.empty()) id = kb_id::atc::fusion_pass_failed;
+  else if (r.category == Category::compile_shape) id = kb_id::atc::shape_options;
+  else if (r.phase == AtcPhase::op_compile) id = kb_id::atc::op_compile_failed;
+  else if (r.category == Category::compile_op_unsupported || !r.operators.empty()) id = kb_id::atc::unsupported_operator;
+  if (!id || !r.category) return;
+  const Entry& entry = kb.entry(*id);
   Evidence ev;
   if (const Finding* root = r.diagnosis.root_finding()) {
     ev.input = root->first().input;
@@ -208,8 +208,8 @@ void raise_case(AtcReport& r, const KnowledgeBase& kb) {
   std::string passes;
   for (const auto& p : r.fusion_passes) passes += (passes.empty() ? "" : ",") + p;
   if (!passes.empty()) ev.captures.emplace_back("passes", passes);
-  rewrite(r, id);
-  r.findings.push_back(make_finding(*entry, std::move(ev)));
+  rewrite(r, *id);
+  r.findings.push_back(make_finding(entry, std::move(ev)));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "regex.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::atc_detail {
 namespace {
@@ -123,23 +124,23 @@ std::string fusion_pass_from_text(std::string_view text) {
 AtcPhase phase_of(const Finding& f) {
   const std::string& id = f.entry->id;
   const std::string& code = f.code;
-  if (id == "atc.no-parser-registered" || id == "atc.no-onnx-parser" || id == "atc.no-op-plugin" ||
-      id == "atc.model-parse-failed" || id == "ecode.E13010" || id == "ecode.E10501" || code == "E19010" ||
+  if (id == kb_id::atc::no_parser_registered || id == kb_id::atc::no_onnx_parser || id == kb_id::atc::no_op_plugin ||
+      id == kb_id::atc::model_parse_failed || id == kb_id::ecode::E13010 || id == kb_id::ecode::E10501 || code == "E19010" ||
       starts_with(id, "ecode.E11") || starts_with(id, "ecode.E12") || starts_with(id, "ecode.E16")) {
     return AtcPhase::parse;
   }
-  if (id == "atc.infershape-node-failed" || id == "op.infershape-failed" || id == "op.shape-mismatch") {
+  if (id == kb_id::atc::infershape_node_failed || id == kb_id::op::infershape_failed || id == kb_id::op::shape_mismatch) {
     return AtcPhase::infershape;
   }
-  if (id == "op.fusion-pass-failed" || id == "ecode.E13028" || id == "op.not-in-op-store" || id == "ecode.EZ3002" ||
-      id == "ecode.EZ3003" || starts_with(id, "ecode.E2") || (id == "ecode.module-E2")) {
+  if (id == kb_id::op::fusion_pass_failed || id == kb_id::ecode::E13028 || id == kb_id::op::not_in_op_store || id == kb_id::ecode::EZ3002 ||
+      id == kb_id::ecode::EZ3003 || starts_with(id, "ecode.E2") || (id == kb_id::ecode::module_E2)) {
     return AtcPhase::fusion;
   }
-  if (id == "op.compile-failed" || id == "op.tiling-failed" || starts_with(id, "ecode.E4") || starts_with(id, "ecode.E9") ||
-      starts_with(id, "ecode.EA") || starts_with(id, "ecode.EB") || id == "ecode.module-E4") {
+  if (id == kb_id::op::compile_failed || id == kb_id::op::tiling_failed || starts_with(id, "ecode.E4") || starts_with(id, "ecode.E9") ||
+      starts_with(id, "ecode.EA") || starts_with(id, "ecode.EB") || id == kb_id::ecode::module_E4) {
     return AtcPhase::op_compile;
   }
-  if (id == "atc.build-graph-failed") return AtcPhase::build;
+  if (id == kb_id::atc::build_graph_failed) return AtcPhase::build;
   if (starts_with(id, "ecode.E10")) return AtcPhase::options;
   if (starts_with(code, "E10")) return AtcPhase::options;
   if (starts_with(code, "E2")) return AtcPhase::fusion;

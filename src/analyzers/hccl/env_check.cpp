@@ -4,8 +4,9 @@
 #include <map>
 #include <set>
 
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 #include "checks/text_util.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::hccl {
 namespace {
@@ -62,7 +63,6 @@ class EnvChecker {
     }
     check_devices_per_host();
     check_timeouts();
-    report_.internal_errors = set_.internal_errors();
     report_.findings = set_.take_worst_first();
     return std::move(report_);
   }
@@ -94,11 +94,11 @@ class EnvChecker {
         const auto n = to_integer(v.value);
         if (n && *n < spec->min) {
           caps.emplace_back("fix", "export HCCL_CONNECT_TIMEOUT=600");
-          set_.add("hccl-config.connect-timeout-too-low", var_evidence(f, v, std::move(caps)));
+          set_.add(kb_id::hccl_config::connect_timeout_too_low, var_evidence(f, v, std::move(caps)));
           continue;
         }
       }
-      set_.add(spec->launch ? "hccl-config.invalid-launch-value" : "hccl-config.invalid-value",
+      set_.add(spec->launch ? kb_id::hccl_config::invalid_launch_value : kb_id::hccl_config::invalid_value,
                var_evidence(f, v, std::move(caps)));
     }
     // HCCL refuses both intra-server paths at once, and a lone 0 for either (hcomm ParseIntraLinkType).
@@ -112,7 +112,7 @@ class EnvChecker {
     else if (r && !pcie && *r == 0) why = "HCCL_INTRA_ROCE_ENABLE=0 alone is refused: also set HCCL_INTRA_PCIE_ENABLE=1";
     if (!why.empty()) {
       const EnvVar* at = pcie != nullptr ? pcie : roce;
-      set_.add("hccl-config.invalid-value",
+      set_.add(kb_id::hccl_config::invalid_value,
                var_evidence(f, *at, {{"variable", "HCCL_INTRA_PCIE_ENABLE, HCCL_INTRA_ROCE_ENABLE"},
                                      {"value", (pcie ? pcie->value : "unset") + ", " + (roce ? roce->value : "unset")},
                                      {"expected", why}}));
@@ -154,7 +154,7 @@ class EnvChecker {
   }
 
   void raise_mismatch(const EnvVariableRow& row, bool launch) {
-    const std::string id = launch ? "hccl-config.launch-variable-mismatch" : "hccl-config.hccl-setting-mismatch";
+    const EntryId id = launch ? kb_id::hccl_config::launch_variable_mismatch : kb_id::hccl_config::hccl_setting_mismatch;
     std::string all;
     for (const auto& g : row.groups) {
       all += (all.empty() ? "" : " | ") + (g.value.empty() ? std::string("(unset)") : g.value) + " in " +
@@ -200,7 +200,7 @@ class EnvChecker {
     if (cov.files_with == 0) return;
     cov.files_without = without.size();
     for (std::size_t k = 0; k < without.size(); ++k) {
-      set_.add("hccl-config.rank-not-set",
+      set_.add(kb_id::hccl_config::rank_not_set,
                unset_evidence(files_[without[k]], variable, "", {{"variable", variable},
                                                                   {"files", std::to_string(without.size()) + " of " +
                                                                                 std::to_string(files_.size())}}));
@@ -211,7 +211,7 @@ class EnvChecker {
         cov.duplicates.push_back(rank);
         for (std::size_t i : idx) {
           const EnvFile& f = files_[i];
-          set_.add("hccl-config.duplicate-rank",
+          set_.add(kb_id::hccl_config::duplicate_rank,
                    var_evidence(f, *f.find(variable),
                                 {{"variable", variable}, {"rank", std::to_string(rank)}, {"files", file_list(report_, idx)}}));
         }
@@ -219,7 +219,7 @@ class EnvChecker {
       if (cov.size && rank >= *cov.size) {
         cov.out_of_range.push_back(rank);
         const EnvFile& f = files_[idx.front()];
-        set_.add("hccl-config.rank-out-of-range",
+        set_.add(kb_id::hccl_config::rank_out_of_range,
                  var_evidence(f, *f.find(variable),
                               {{"variable", variable},
                                {"rank", std::to_string(rank)},
@@ -239,7 +239,7 @@ class EnvChecker {
       std::vector<std::pair<std::string, std::string>> caps = {{"variable", variable}, {"missing", missing},
                                                                {"files", std::to_string(files_.size())}};
       if (cov.size) caps.emplace_back(size_variable, std::to_string(*cov.size));
-      set_.add("hccl-config.missing-rank",
+      set_.add(kb_id::hccl_config::missing_rank,
                evidence_at("", 0, variable + " " + missing + " not set in any of the " + std::to_string(files_.size()) +
                                       " files", std::move(caps)));
     }
@@ -259,7 +259,7 @@ class EnvChecker {
       for (const auto& [key, idx] : seen) {
         if (idx.size() < 2) continue;
         for (std::size_t i : idx) {
-          set_.add("hccl-config.duplicate-device",
+          set_.add(kb_id::hccl_config::duplicate_device,
                    var_evidence(files_[i], *files_[i].find(variable),
                                 {{"variable", variable}, {"host", key.first}, {"device", std::to_string(key.second)},
                                  {"files", file_list(report_, idx)}}));
@@ -279,9 +279,9 @@ class EnvChecker {
       if (exec != nullptr) {
         exec_s = invalid_because(*find_var_spec("HCCL_EXEC_TIMEOUT"), exec->value) ? std::nullopt : to_seconds(exec->value);
         if (exec_s && *exec_s == 0) {
-          set_.add("hccl-config.exec-timeout-disabled", var_evidence(f, *exec, {{"variable", exec->name}, {"value", "0"}}));
+          set_.add(kb_id::hccl_config::exec_timeout_disabled, var_evidence(f, *exec, {{"variable", exec->name}, {"value", "0"}}));
         } else if (exec_s && *exec_s < static_cast<double>(kMinSensibleExecTimeout)) {
-          set_.add("hccl-config.exec-timeout-too-low",
+          set_.add(kb_id::hccl_config::exec_timeout_too_low,
                    var_evidence(f, *exec, {{"variable", exec->name},
                                            {"value", std::string(trim(exec->value))},
                                            {"default", "1836"},
@@ -291,7 +291,7 @@ class EnvChecker {
       if (event != nullptr && exec_s && *exec_s > 0) {
         const auto ev = to_integer(event->value);
         if (ev && *ev > 0 && static_cast<double>(*ev) <= *exec_s) {
-          set_.add("hccl-config.event-timeout-not-above-exec",
+          set_.add(kb_id::hccl_config::event_timeout_not_above_exec,
                    var_evidence(f, *event, {{"variable", event->name},
                                             {"value", std::to_string(*ev)},
                                             {"HCCL_EXEC_TIMEOUT", comparable_value("HCCL_EXEC_TIMEOUT", exec ? exec->value : "1836")}}));
@@ -306,7 +306,7 @@ class EnvChecker {
                 {"variable", "HCCL_CONNECT_TIMEOUT"}, {"value", std::to_string(*c)}, {"ranks", std::to_string(*world)},
                 {"suggested", std::to_string(step.connect_timeout)},
                 {"fix", "export HCCL_CONNECT_TIMEOUT=" + std::to_string(step.connect_timeout)}};
-            set_.add("hccl-config.connect-timeout-small-for-cluster",
+            set_.add(kb_id::hccl_config::connect_timeout_small_for_cluster,
                      connect != nullptr ? var_evidence(f, *connect, std::move(caps))
                                         : unset_evidence(f, "HCCL_CONNECT_TIMEOUT", "120", std::move(caps)));
           }

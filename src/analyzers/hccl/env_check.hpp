@@ -63,7 +63,6 @@ struct EnvReport {
   std::vector<EnvVariableRow> variables; // job- and node-wide variables set in any file, by name
   std::vector<RankCoverage> ranks;
   std::vector<Finding> findings;         // errors first
-  std::vector<std::string> internal_errors;
 };
 
 // Thresholds npu-doctor uses (docs/hccl.md).

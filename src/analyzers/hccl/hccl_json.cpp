@@ -23,11 +23,9 @@ json line_json(const HccnLine& l) {
   return {{"source", l.source}, {"line", l.line}, {"text", l.text}};
 }
 
-void finish(json& doc, const std::vector<Finding>& findings, const std::vector<std::string>& internal, Lang lang,
-            std::ostream& out) {
+void finish(json& doc, const std::vector<Finding>& findings, Lang lang, std::ostream& out) {
   doc["findings"] = findings_json(findings, lang);
   doc["summary"] = summary_json(findings);
-  if (!internal.empty()) doc["internal_errors"] = internal;
   out << doc.dump(2) << "\n";
 }
 
@@ -103,7 +101,7 @@ void render_env_json(const EnvReport& r, const RenderOptions& o, std::ostream& o
                      {"out_of_range", c.out_of_range}});
   }
   doc["ranks"] = ranks;
-  finish(doc, r.findings, r.internal_errors, o.lang, out);
+  finish(doc, r.findings, o.lang, out);
 }
 
 void render_ranktable_json(const RankTableReport& r, const RenderOptions& o, std::ostream& out) {
@@ -126,7 +124,7 @@ void render_ranktable_json(const RankTableReport& r, const RenderOptions& o, std
     servers.push_back({{"server_id", s.server_id}, {"host_ip", s.host_ip}, {"devices", devs}});
   }
   doc["servers"] = servers;
-  finish(doc, r.findings, r.internal_errors, o.lang, out);
+  finish(doc, r.findings, o.lang, out);
 }
 
 void render_hccn_json(const HccnReport& r, const RenderOptions& o, std::ostream& out) {
@@ -157,7 +155,7 @@ void render_hccn_json(const HccnReport& r, const RenderOptions& o, std::ostream&
   }
   doc["nodes"] = nodes;
   doc["unreadable"] = problems_json(r.unreadable);
-  finish(doc, r.findings, r.internal_errors, o.lang, out);
+  finish(doc, r.findings, o.lang, out);
 }
 
 void render_hccl_test_json(const HcclTestReport& r, const RenderOptions& o, std::ostream& out) {
@@ -198,7 +196,7 @@ void render_hccl_test_json(const HcclTestReport& r, const RenderOptions& o, std:
   }
   doc["expectations"] = exp;
   doc["unreadable"] = problems_json(r.unreadable);
-  finish(doc, r.findings, r.internal_errors, o.lang, out);
+  finish(doc, r.findings, o.lang, out);
 }
 
 }  // namespace npu_doctor::hccl

@@ -6,7 +6,8 @@
 #include <set>
 
 #include "analyzers/hccl/env_check.hpp"
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::hccl {
 namespace {
@@ -39,19 +40,19 @@ HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTe
       if (row.check != "failed") continue;
       std::vector<std::pair<std::string, std::string>> caps = {{"test", o.test}, {"data_size", std::to_string(row.data_size)}};
       if (!ranks.empty()) caps.emplace_back("ranks", format_ranges(ranks));
-      set.add("net.hccl-test-check-failed", evidence_at(o.path, row.line, row.text, std::move(caps)));
+      set.add(kb_id::net::hccl_test_check_failed, evidence_at(o.path, row.line, row.text, std::move(caps)));
     }
     for (const auto& f : o.rank_failures) {
-      set.add("net.hccl-test-check-failed",
+      set.add(kb_id::net::hccl_test_check_failed,
               evidence_at(o.path, f.line, f.text,
                           {{"test", o.test}, {"rank", std::to_string(f.rank)}, {"data_size", std::to_string(f.data_size)}}));
     }
     if (o.rows.empty() && o.looks_like_hccl_test()) {
       if (o.errors.empty()) {
-        set.add("net.hccl-test-no-result", evidence_at(o.path, 0, "no result rows", {{"test", o.test}}));
+        set.add(kb_id::net::hccl_test_no_result, evidence_at(o.path, 0, "no result rows", {{"test", o.test}}));
       }
       for (std::size_t i = 0; i < o.errors.size() && i < 5; ++i) {
-        set.add("net.hccl-test-no-result", evidence_at(o.path, o.errors[i].first, o.errors[i].second, {{"test", o.test}}));
+        set.add(kb_id::net::hccl_test_no_result, evidence_at(o.path, o.errors[i].first, o.errors[i].second, {{"test", o.test}}));
       }
     }
   }
@@ -78,7 +79,7 @@ HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTe
         const double peak = *o.peak_bandwidth();
         if (peak >= options.min_ratio * *e.expected) continue;
         const auto& best = o.peak_row;
-        set.add("net.hccl-test-low-bandwidth",
+        set.add(kb_id::net::hccl_test_low_bandwidth,
                 evidence_at(o.path, best->line, best->text,
                             {{"test", o.test},
                              {"peak", gbps(peak)},
@@ -90,7 +91,6 @@ HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTe
     r.expectations.push_back(std::move(e));
   }
   r.outputs = std::move(outputs);
-  r.internal_errors = set.internal_errors();
   r.findings = set.take_worst_first();
   return r;
 }

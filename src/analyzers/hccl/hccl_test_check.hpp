@@ -32,7 +32,6 @@ struct HcclTestReport {
   std::vector<InputProblem> unreadable;
   std::vector<HcclTestExpectation> expectations;
   std::vector<Finding> findings;
-  std::vector<std::string> internal_errors;
 };
 
 HcclTestReport check_hccl_test(std::vector<HcclTestOutput> outputs, const HcclTestOptions& options,

@@ -4,9 +4,10 @@
 #include <map>
 #include <set>
 
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 #include "analyzers/hccl/hccl_vars.hpp"
 #include "checks/text_util.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::hccl {
 namespace {
@@ -34,18 +35,18 @@ HccnReport check_hccn(std::vector<HccnNode> nodes, const KnowledgeBase& kb) {
         auto caps = device_caps(n, d);
         caps.emplace_back("link", *d.link);
         caps.emplace_back("check", "hccn_tool -i " + std::to_string(d.id) + " -link -g");
-        set.add("net.roce-link-down", at(d.link_at, std::move(caps)));
+        set.add(kb_id::net::roce_link_down, at(d.link_at, std::move(caps)));
       }
       if (d.health && classify_health(*d.health) == "fault") {
         auto caps = device_caps(n, d);
         caps.emplace_back("health", *d.health);
-        set.add("net.roce-net-unhealthy", at(d.health_at, std::move(caps)));
+        set.add(kb_id::net::roce_net_unhealthy, at(d.health_at, std::move(caps)));
       }
       if (d.ip_not_set || (d.ip && !is_ip_address(*d.ip))) {
         auto caps = device_caps(n, d);
         caps.emplace_back("ip", d.ip.value_or("(none)"));
         caps.emplace_back("fix", "hccn_tool -i " + std::to_string(d.id) + " -ip -s address <ip> netmask <mask>");
-        set.add("net.roce-ip-missing", at(d.ip_at, std::move(caps)));
+        set.add(kb_id::net::roce_ip_missing, at(d.ip_at, std::move(caps)));
       } else if (d.ip) {
         auto [it, fresh] = ips.emplace(*d.ip, std::make_pair(&n, &d));
         if (!fresh) {
@@ -54,7 +55,7 @@ HccnReport check_hccn(std::vector<HccnNode> nodes, const KnowledgeBase& kb) {
             auto caps = device_caps(xn, xd);
             caps.emplace_back("ip", *d.ip);
             caps.emplace_back("also", yn.name + " device " + std::to_string(yd.id));
-            set.add("net.roce-ip-duplicate", at(xd.ip_at, std::move(caps)));
+            set.add(kb_id::net::roce_ip_duplicate, at(xd.ip_at, std::move(caps)));
           };
           if (reported_ip.insert(first_device).second) report(*first_node, *first_device, n, d);
           report(n, d, *first_node, *first_device);
@@ -74,9 +75,9 @@ HccnReport check_hccn(std::vector<HccnNode> nodes, const KnowledgeBase& kb) {
         caps.emplace_back("link_down_events", std::to_string(downs));
         caps.emplace_back("last_down", last_down->time);
         if (d.link_up_count) caps.emplace_back("link_up_count", std::to_string(*d.link_up_count));
-        set.add("net.roce-link-flapped", at(last_down->where, std::move(caps)));
+        set.add(kb_id::net::roce_link_flapped, at(last_down->where, std::move(caps)));
       }
-      for (const auto& e : d.errors) set.add("net.hccn-query-failed", at(e, device_caps(n, d)));
+      for (const auto& e : d.errors) set.add(kb_id::net::hccn_query_failed, at(e, device_caps(n, d)));
     }
   }
   if (tls.size() > 1) {
@@ -91,12 +92,11 @@ HccnReport check_hccn(std::vector<HccnNode> nodes, const KnowledgeBase& kb) {
         auto caps = device_caps(*devs[i].first, *devs[i].second);
         caps.emplace_back("tls_switch", std::to_string(value));
         caps.emplace_back("nics_with_this_setting", std::to_string(count));
-        set.add("net.roce-tls-inconsistent", at(devs[i].second->tls_at, std::move(caps)));
+        set.add(kb_id::net::roce_tls_inconsistent, at(devs[i].second->tls_at, std::move(caps)));
       }
     }
   }
   r.nodes = std::move(nodes);
-  r.internal_errors = set.internal_errors();
   r.findings = set.take_worst_first();
   return r;
 }

@@ -23,7 +23,6 @@ struct HccnReport {
   std::vector<HccnNode> nodes;
   std::vector<InputProblem> unreadable;
   std::vector<Finding> findings;     // errors first
-  std::vector<std::string> internal_errors;
 };
 
 // `nodes` as parsed; findings are filled in.

@@ -5,10 +5,11 @@
 #include <set>
 
 #include "analyzers/hccl/env_check.hpp"
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 #include "analyzers/hccl/hccl_vars.hpp"
 #include "analyzers/hccl/json_positions.hpp"
 #include "checks/text_util.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::hccl {
 namespace {
@@ -52,19 +53,18 @@ class Checker {
     JsonError err;
     auto parsed = parse_positioned_json(text_, &err);
     if (checks::trim(text_).empty()) {
-      raise_at("hccl-config.ranktable-not-json", 0, "", "the file is empty", {});
+      raise_at(kb_id::hccl_config::ranktable_not_json, 0, "", "the file is empty", {});
     } else if (!parsed) {
-      raise_at("hccl-config.ranktable-not-json", err.offset, "", plain_parse_message(err.message), {});
+      raise_at(kb_id::hccl_config::ranktable_not_json, err.offset, "", plain_parse_message(err.message), {});
     } else {
       pj_ = std::move(*parsed);
       report_.parsed = true;
       for (const auto& [p, off] : pj_.duplicate_keys) {
-        raise_at("hccl-config.ranktable-invalid", off, p,
+        raise_at(kb_id::hccl_config::ranktable_invalid, off, p,
                  "this key appears twice in the same object: one of the two values is silently ignored", {});
       }
       check_root();
     }
-    report_.internal_errors = set_.internal_errors();
     report_.findings = set_.take();
     for (auto& f : report_.findings) {
       std::stable_sort(f.evidence.begin(), f.evidence.end(),
@@ -78,7 +78,7 @@ class Checker {
 
  private:
   // ---- reporting ----
-  void raise_at(std::string_view id, std::size_t offset, const std::string& json_path, const std::string& detail,
+  void raise_at(EntryId id, std::size_t offset, const std::string& json_path, const std::string& detail,
                 Captures extra) {
     const TextPosition pos = position_of(text_, offset);
     // The whole line the value is on, as evidence (rank tables are often one line: cut it).
@@ -99,7 +99,7 @@ class Checker {
     set_.add(id, evidence_at(path_, text_.empty() ? 0 : pos.line, line, std::move(caps)));
   }
 
-  void raise(std::string_view id, const std::string& json_path, const std::string& detail, Captures extra = {}) {
+  void raise(EntryId id, const std::string& json_path, const std::string& detail, Captures extra = {}) {
     raise_at(id, pj_.offset_of(json_path).value_or(0), json_path, detail, std::move(extra));
   }
 
@@ -107,7 +107,7 @@ class Checker {
   const json* child(const json& obj, const std::string& obj_path, std::string_view key, bool required) {
     auto it = obj.find(std::string(key));
     if (it == obj.end()) {
-      if (required) raise("hccl-config.ranktable-invalid", obj_path, "missing \"" + std::string(key) + "\"");
+      if (required) raise(kb_id::hccl_config::ranktable_invalid, obj_path, "missing \"" + std::string(key) + "\"");
       return nullptr;
     }
     return &*it;
@@ -124,12 +124,12 @@ class Checker {
       s = v->get<std::string>();
     } else if (v->is_number_integer() && numeric && !v2_) {
       s = v->dump();
-      raise("hccl-config.ranktable-invalid", p,
+      raise(kb_id::hccl_config::ranktable_invalid, p,
             "in version 1.x every value is a string: write \"" + s + "\", not " + s);
     } else if (v->is_number_integer() && numeric) {
       s = v->dump();
     } else {
-      raise("hccl-config.ranktable-invalid", p,
+      raise(kb_id::hccl_config::ranktable_invalid, p,
             "expected " + std::string(numeric ? "a number as a string" : "a string") + ", found " + type_name(*v) +
                 " " + short_value(*v));
       return std::nullopt;
@@ -137,7 +137,7 @@ class Checker {
     if (numeric) {
       const auto n = checks::to_integer(s);
       if (!n || *n < 0 || checks::trim(s).size() != s.size()) {
-        raise("hccl-config.ranktable-invalid", p, "expected a non-negative integer, found " + short_value(*v));
+        raise(kb_id::hccl_config::ranktable_invalid, p, "expected a non-negative integer, found " + short_value(*v));
         return std::nullopt;
       }
     }
@@ -148,12 +148,12 @@ class Checker {
     const json* v = child(obj, obj_path, key, required);
     if (v == nullptr) return nullptr;
     if (!v->is_array()) {
-      raise("hccl-config.ranktable-invalid", json_child(obj_path, key),
+      raise(kb_id::hccl_config::ranktable_invalid, json_child(obj_path, key),
             "expected an array, found " + type_name(*v));
       return nullptr;
     }
     if (v->empty()) {
-      raise("hccl-config.ranktable-invalid", json_child(obj_path, key), "the list is empty");
+      raise(kb_id::hccl_config::ranktable_invalid, json_child(obj_path, key), "the list is empty");
       return nullptr;
     }
     return v;
@@ -165,13 +165,13 @@ class Checker {
     if (!ip) return ip;
     const std::string p = json_child(obj_path, key);
     if (!is_ip_address(*ip)) {
-      raise("hccl-config.ranktable-bad-ip", p, "\"" + *ip + "\" is not an IPv4 or IPv6 address", {{"value", *ip}});
+      raise(kb_id::hccl_config::ranktable_bad_ip, p, "\"" + *ip + "\" is not an IPv4 or IPv6 address", {{"value", *ip}});
       return ip;
     }
     if (!unique) return ip;
     auto [it, inserted] = ips_.emplace(*ip, p);
     if (!inserted) {
-      raise("hccl-config.ranktable-duplicate-ip", p,
+      raise(kb_id::hccl_config::ranktable_duplicate_ip, p,
             "\"" + *ip + "\" is also the address of " + it->second + " (line " + line_of(it->second) + ")",
             {{"value", *ip}, {"other", it->second}});
     }
@@ -186,17 +186,17 @@ class Checker {
   void check_root() {
     const json& root = pj_.value;
     if (!root.is_object()) {
-      raise("hccl-config.ranktable-invalid", "", "a rank table is a JSON object, this is " + type_name(root));
+      raise(kb_id::hccl_config::ranktable_invalid, "", "a rank table is a JSON object, this is " + type_name(root));
       return;
     }
     if (const json* v = child(root, "", "version", true)) {
       report_.version = v->is_string() ? v->get<std::string>() : v->dump();
       if (!v->is_string()) {
-        raise("hccl-config.ranktable-invalid", "version", "write the version as a string: \"" + report_.version + "\"");
+        raise(kb_id::hccl_config::ranktable_invalid, "version", "write the version as a string: \"" + report_.version + "\"");
       }
       static const std::set<std::string> known = {"1.0", "1.1", "1.2", "2.0"};
       if (known.count(report_.version) == 0) {
-        raise("hccl-config.ranktable-version", "version",
+        raise(kb_id::hccl_config::ranktable_version, "version",
               "version " + short_value(*v) + " is not one HCCL reads (1.0, 1.1, 1.2, 2.0)", {{"value", report_.version}});
       }
     }
@@ -204,7 +204,7 @@ class Checker {
     if (const auto status = text_field(root, "", "status", true, false)) {
       report_.status = *status;
       if (*status != "completed") {
-        raise("hccl-config.ranktable-not-completed", "status",
+        raise(kb_id::hccl_config::ranktable_not_completed, "status",
               "status is \"" + *status + "\": the table is still being written (\"completed\" is required)",
               {{"value", *status}});
       }
@@ -219,7 +219,7 @@ class Checker {
     const json* list = array_field(root, "", "server_list", true);
     if (list == nullptr) return;
     if (report_.server_count && static_cast<std::size_t>(*report_.server_count) != list->size()) {
-      raise("hccl-config.ranktable-count-mismatch", "server_count",
+      raise(kb_id::hccl_config::ranktable_count_mismatch, "server_count",
             "server_count is " + std::to_string(*report_.server_count) + " but server_list has " +
                 std::to_string(list->size()) + " servers",
             {{"declared", std::to_string(*report_.server_count)}, {"found", std::to_string(list->size())}});
@@ -230,7 +230,7 @@ class Checker {
       const json& server = (*list)[s];
       const std::string sp = json_index("server_list", s);
       if (!server.is_object()) {
-        raise("hccl-config.ranktable-invalid", sp, "expected an object, found " + type_name(server));
+        raise(kb_id::hccl_config::ranktable_invalid, sp, "expected an object, found " + type_name(server));
         continue;
       }
       RankTableServer out;
@@ -238,7 +238,7 @@ class Checker {
         out.server_id = *id;
         auto [it, inserted] = server_ids.emplace(*id, json_child(sp, "server_id"));
         if (!inserted) {
-          raise("hccl-config.ranktable-duplicate-server", json_child(sp, "server_id"),
+          raise(kb_id::hccl_config::ranktable_duplicate_server, json_child(sp, "server_id"),
                 "server_id \"" + *id + "\" is also " + it->second + " (line " + line_of(it->second) + ")",
                 {{"value", *id}, {"other", it->second}});
         }
@@ -251,7 +251,7 @@ class Checker {
           const json& dev = (*devices)[d];
           const std::string dp = json_index(json_child(sp, "device"), d);
           if (!dev.is_object()) {
-            raise("hccl-config.ranktable-invalid", dp, "expected an object, found " + type_name(dev));
+            raise(kb_id::hccl_config::ranktable_invalid, dp, "expected an object, found " + type_name(dev));
             continue;
           }
           RankTableDevice rd;
@@ -259,7 +259,7 @@ class Checker {
             rd.device_id = *id;
             auto [it, inserted] = device_ids.emplace(*id, json_child(dp, "device_id"));
             if (!inserted) {
-              raise("hccl-config.ranktable-duplicate-device", json_child(dp, "device_id"),
+              raise(kb_id::hccl_config::ranktable_duplicate_device, json_child(dp, "device_id"),
                     "device_id \"" + *id + "\" is listed twice on this server (also " + it->second + ", line " +
                         line_of(it->second) + ")",
                     {{"value", *id}, {"other", it->second}});
@@ -291,7 +291,7 @@ class Checker {
   void note_rank(long long rank, const std::string& p, std::map<long long, std::string>& ranks) {
     auto [it, inserted] = ranks.emplace(rank, p);
     if (!inserted) {
-      raise("hccl-config.ranktable-duplicate-rank", p,
+      raise(kb_id::hccl_config::ranktable_duplicate_rank, p,
             "rank_id " + std::to_string(rank) + " is also " + it->second + " (line " + line_of(it->second) + ")",
             {{"rank", std::to_string(rank)}, {"other", it->second}});
     }
@@ -304,14 +304,14 @@ class Checker {
     }
     for (const auto& [rank, p] : ranks) {
       if (rank >= static_cast<long long>(n)) {
-        raise("hccl-config.ranktable-rank-gap", p,
+        raise(kb_id::hccl_config::ranktable_rank_gap, p,
               "rank_id " + std::to_string(rank) + " is outside 0.." + std::to_string(n - 1) + " (" +
                   std::to_string(n) + " ranks in the table)",
               {{"rank", std::to_string(rank)}, {"ranks", std::to_string(n)}});
       }
     }
     if (!missing.empty() && !ranks.empty()) {
-      raise("hccl-config.ranktable-rank-gap", v2_ ? "rank_list" : "server_list",
+      raise(kb_id::hccl_config::ranktable_rank_gap, v2_ ? "rank_list" : "server_list",
             "no device has rank_id " + format_ranges(missing) + " (rank ids must be 0.." + std::to_string(n - 1) + ")",
             {{"missing", format_ranges(missing)}, {"ranks", std::to_string(n)}});
     }
@@ -328,7 +328,7 @@ class Checker {
     for (const auto& [count, servers] : by_count) {
       if (count == norm) continue;
       for (std::size_t s : servers) {
-        raise("hccl-config.ranktable-uneven-servers", json_child(json_index("server_list", s), "device"),
+        raise(kb_id::hccl_config::ranktable_uneven_servers, json_child(json_index("server_list", s), "device"),
               "this server lists " + std::to_string(count) + " devices, most servers list " + std::to_string(norm),
               {{"devices", std::to_string(count)}, {"usual", std::to_string(norm)}});
       }
@@ -345,13 +345,13 @@ class Checker {
       const json& pod = (*pods)[i];
       const std::string pp = json_index("super_pod_list", i);
       if (!pod.is_object()) {
-        raise("hccl-config.ranktable-invalid", pp, "expected an object, found " + type_name(pod));
+        raise(kb_id::hccl_config::ranktable_invalid, pp, "expected an object, found " + type_name(pod));
         continue;
       }
       if (auto id = text_field(pod, pp, "super_pod_id", true, true)) {
         auto [it, inserted] = pod_ids.emplace(*id, json_child(pp, "super_pod_id"));
         if (!inserted) {
-          raise("hccl-config.ranktable-super-pod", json_child(pp, "super_pod_id"),
+          raise(kb_id::hccl_config::ranktable_super_pod, json_child(pp, "super_pod_id"),
                 "super_pod_id \"" + *id + "\" is also " + it->second, {{"value", *id}});
         }
       }
@@ -361,20 +361,20 @@ class Checker {
       for (std::size_t s = 0; s < servers->size(); ++s) {
         const std::string sp = json_index(json_child(pp, "server_list"), s);
         if (!(*servers)[s].is_object()) {
-          raise("hccl-config.ranktable-invalid", sp, "expected an object, found " + type_name((*servers)[s]));
+          raise(kb_id::hccl_config::ranktable_invalid, sp, "expected an object, found " + type_name((*servers)[s]));
           continue;
         }
         const auto id = text_field((*servers)[s], sp, "server_id", true, false);
         if (!id) continue;
         const std::string idp = json_child(sp, "server_id");
         if (server_ids.count(*id) == 0) {
-          raise("hccl-config.ranktable-super-pod", idp, "server_id \"" + *id + "\" is not in server_list",
+          raise(kb_id::hccl_config::ranktable_super_pod, idp, "server_id \"" + *id + "\" is not in server_list",
                 {{"value", *id}});
           continue;
         }
         auto [it, inserted] = placed.emplace(*id, idp);
         if (!inserted) {
-          raise("hccl-config.ranktable-super-pod", idp,
+          raise(kb_id::hccl_config::ranktable_super_pod, idp,
                 "server \"" + *id + "\" is already in " + it->second + ": a server belongs to one super pod",
                 {{"value", *id}});
           continue;
@@ -382,7 +382,7 @@ class Checker {
         for (const auto& [sdid, where] : super_device_ids_[*id]) {
           auto [jt, fresh] = sdids.emplace(sdid, where);
           if (!fresh) {
-            raise("hccl-config.ranktable-duplicate-device", where,
+            raise(kb_id::hccl_config::ranktable_duplicate_device, where,
                   "super_device_id \"" + sdid + "\" is also " + jt->second + " (line " + line_of(jt->second) +
                       ") in the same super pod",
                   {{"value", sdid}, {"other", jt->second}});
@@ -392,7 +392,7 @@ class Checker {
     }
     for (const auto& [id, where] : server_ids) {
       if (placed.count(id) == 0) {
-        raise("hccl-config.ranktable-super-pod", where, "server \"" + id + "\" is in no super pod of super_pod_list",
+        raise(kb_id::hccl_config::ranktable_super_pod, where, "server \"" + id + "\" is in no super pod of super_pod_list",
               {{"value", id}});
       }
     }
@@ -403,12 +403,12 @@ class Checker {
     if (const json* c = child(root, "", "rank_count", true)) {
       if (c->is_number_integer()) declared = c->get<long long>();
       else if (c->is_string()) declared = checks::to_integer(c->get<std::string>());
-      if (!declared) raise("hccl-config.ranktable-invalid", "rank_count", "expected a number, found " + short_value(*c));
+      if (!declared) raise(kb_id::hccl_config::ranktable_invalid, "rank_count", "expected a number, found " + short_value(*c));
     }
     const json* list = array_field(root, "", "rank_list", true);
     if (list == nullptr) return;
     if (declared && static_cast<std::size_t>(*declared) != list->size()) {
-      raise("hccl-config.ranktable-count-mismatch", "rank_count",
+      raise(kb_id::hccl_config::ranktable_count_mismatch, "rank_count",
             "rank_count is " + std::to_string(*declared) + " but rank_list has " + std::to_string(list->size()) +
                 " entries",
             {{"declared", std::to_string(*declared)}, {"found", std::to_string(list->size())}});
@@ -418,7 +418,7 @@ class Checker {
       const json& r = (*list)[i];
       const std::string rp = json_index("rank_list", i);
       if (!r.is_object()) {
-        raise("hccl-config.ranktable-invalid", rp, "expected an object, found " + type_name(r));
+        raise(kb_id::hccl_config::ranktable_invalid, rp, "expected an object, found " + type_name(r));
         continue;
       }
       ++report_.ranks;
@@ -438,7 +438,7 @@ class Checker {
           const std::string type = type_it != addr.end() && type_it->is_string() ? type_it->get<std::string>() : "";
           if ((type == "IPV4" || type == "IPV6") && addr.contains("addr") && addr["addr"].is_string() &&
               !is_ip_address(addr["addr"].get<std::string>())) {
-            raise("hccl-config.ranktable-bad-ip", json_child(ap, "addr"),
+            raise(kb_id::hccl_config::ranktable_bad_ip, json_child(ap, "addr"),
                   "\"" + addr["addr"].get<std::string>() + "\" is not an " + type + " address",
                   {{"value", addr["addr"].get<std::string>()}});
           }

@@ -38,7 +38,6 @@ struct RankTableReport {
   std::size_t ranks = 0;                  // devices (1.x) or rank_list entries (2.0)
   std::size_t super_pods = 0;
   std::vector<Finding> findings;          // in file order
-  std::vector<std::string> internal_errors;
 };
 
 RankTableReport check_rank_table(const std::string& path, std::string_view text, const KnowledgeBase& kb);

@@ -6,6 +6,7 @@
 #include "mem_ui_text.hpp"
 #include "npu_doctor/diagnosis.hpp"
 #include "oom_classifier.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::mem {
 namespace {
@@ -17,22 +18,17 @@ std::string shown(const std::string& path, const std::map<std::string, std::stri
   return path;
 }
 
-// Adds `evidence` to the finding for `rule`, creating it; notes a rule missing from the
-// knowledge base (a user's base can replace or drop built-in entries).
-void add_finding(MemReport& r, const KnowledgeBase& kb, const std::string& rule, Evidence evidence) {
+// Adds `evidence` to the finding for `rule`, creating it. Unlike FindingSet it keeps every
+// piece of evidence: each is an OOM or a sample the memory report lists.
+void add_finding(MemReport& r, const KnowledgeBase& kb, EntryId rule, Evidence evidence) {
   for (auto& f : r.findings) {
-    if (f.entry->id == rule) {
+    if (rule == f.entry->id) {
       f.evidence.push_back(std::move(evidence));
       ++f.count;
       return;
     }
   }
-  const Entry* entry = kb.find_id(rule);
-  if (entry == nullptr) {
-    r.notes.push_back("the knowledge base has no entry " + rule);
-    return;
-  }
-  r.findings.push_back(make_finding(*entry, std::move(evidence)));
+  r.findings.push_back(make_finding(kb.entry(rule), std::move(evidence)));
 }
 
 Evidence sample_evidence(const MemReport& r, const SamplePoint& at, int device, std::string text,
@@ -195,17 +191,17 @@ MemReport analyze_memory(const MemAnalyzeOptions& o, const KnowledgeBase& kb, co
   };
   for (auto& e : r.ooms) {
     const OomVerdict v = classify_oom(e, device_of(e), o);
-    e.classification = v.rule;
+    e.classification = v.rule ? v.rule->string() : std::string();
     e.phase = v.phase;
     e.basis = v.basis;
-    if (v.rule.empty()) continue;
+    if (!v.rule) continue;
     Evidence ev;
     ev.path = e.path;
     ev.line = e.line;
     ev.text = e.text;
     ev.device = e.device;
     ev.captures = {{"classified_by", v.basis}, {"phase", v.phase}, {"oom_rule", e.rule}};
-    add_finding(r, kb, v.rule, std::move(ev));
+    add_finding(r, kb, *v.rule, std::move(ev));
   }
 
   for (const auto& d : r.devices) {
@@ -219,7 +215,7 @@ MemReport analyze_memory(const MemAnalyzeOptions& o, const KnowledgeBase& kb, co
       // The evidence points at the last sample of the device (the end of the rise).
       const auto& series = set.devices()[static_cast<std::size_t>(&d - r.devices.data())].samples;
       const SamplePoint last{series.back().allocated, series.back().step, series.back().input, series.back().line};
-      add_finding(r, kb, "mem.leak",
+      add_finding(r, kb, kb_id::mem::leak,
                   sample_evidence(r, last, d.device,
                                   leak_sentence(d.device, fl.front().y, static_cast<int64_t>(fl.front().x), fl.back().y,
                                                 static_cast<int64_t>(fl.back().x), d.leak.bytes_per_step,
@@ -233,7 +229,7 @@ MemReport analyze_memory(const MemAnalyzeOptions& o, const KnowledgeBase& kb, co
     const SeriesTotals& t = set.devices()[i].totals;
     const bool vs_peak = d.fragmentation.basis == "reserved_minus_max_allocated";
     const SamplePoint& at = vs_peak ? *t.max_gap : *t.max_raw_gap;
-    add_finding(r, kb, "mem.fragmentation",
+    add_finding(r, kb, kb_id::mem::fragmentation,
                 sample_evidence(r, at, d.device,
                                 fragmentation_sentence(d.device, at.bytes, at.step, vs_peak, o.fragmentation_threshold,
                                                        o.lang),

@@ -87,7 +87,7 @@ struct MemReport {
   std::vector<Finding> findings;  // mem.* findings, then the memory findings of the logs
   MemAnalyzeOptions settings;
   std::string kb_version;
-  std::vector<std::string> notes;  // e.g. a mem.* entry missing from a user's knowledge base
+  std::vector<std::string> notes;  // what the analysis could not do (no samples, unreadable input ...)
 
   bool any_input_read() const;
   bool anything_found() const { return !findings.empty() || !ooms.empty(); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "byte_size.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor::mem {
 namespace {
@@ -67,28 +68,28 @@ OomVerdict classify_oom(const OomEvent& e, const DeviceReport* d, const MemAnaly
   if (e.total && e.reserved && e.free && *e.total > *e.reserved + *e.free) {
     const uint64_t elsewhere = *e.total - *e.reserved - *e.free;
     if (elsewhere >= std::max<uint64_t>(threshold, *e.total / 10)) {
-      return {"mem.memory-outside-allocator", phase, "held_elsewhere"};
+      return {kb_id::mem::memory_outside_allocator, phase, "held_elsewhere"};
     }
   }
   // 2. Reserved but unallocated memory large enough for the request: it was there, in pieces.
   if (e.reserved && e.allocated && e.requested && *e.reserved > *e.allocated) {
     const uint64_t gap = *e.reserved - *e.allocated;
-    if (gap >= *e.requested && gap >= threshold) return {"mem.fragmentation", phase, "cache_gap_fits_request"};
+    if (gap >= *e.requested && gap >= threshold) return {kb_id::mem::fragmentation, phase, "cache_gap_fits_request"};
   }
   // 3. The samples saw a fragmented cache while live tensors stayed below 90% of the card
   //    (fragmentation builds up over a run: not at the start).
   if (d != nullptr && d->fragmentation.warning && phase != "start") {
     const bool not_full = !d->capacity || static_cast<double>(d->peak.bytes) < 0.9 * static_cast<double>(*d->capacity);
-    if (not_full) return {"mem.fragmentation", phase, "fragmented_cache"};
+    if (not_full) return {kb_id::mem::fragmentation, phase, "fragmented_cache"};
   }
   // 4. A leak explains running out part-way.
-  if (d != nullptr && d->leak.detected) return {"mem.leak", phase, "leak"};
+  if (d != nullptr && d->leak.detected) return {kb_id::mem::leak, phase, "leak"};
   // 5. Inference: the KV cache is what grows with the load.
-  if (inference) return {"mem.kv-cache-too-large", phase, "inference"};
+  if (inference) return {kb_id::mem::kv_cache_too_large, phase, "inference"};
   // 6. Right at the start: the static footprint. 7. Part-way: activations.
-  if (phase == "start") return {"mem.initial-footprint-too-large", phase, phase_basis};
-  if (phase == "part_way") return {"mem.activation-growth", phase, phase_basis};
-  return {"", phase, "no_samples"};
+  if (phase == "start") return {kb_id::mem::initial_footprint_too_large, phase, phase_basis};
+  if (phase == "part_way") return {kb_id::mem::activation_growth, phase, phase_basis};
+  return {std::nullopt, phase, "no_samples"};
 }
 
 }  // namespace npu_doctor::mem

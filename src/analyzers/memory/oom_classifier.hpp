@@ -11,13 +11,16 @@
 //   7. the run had been going for a while                       -> mem.activation-growth
 //   otherwise unclassified (a log without samples).
 #include <cstdint>
+#include <optional>
+
+#include "npu_doctor/entry_id.hpp"
 
 #include "mem_report.hpp"
 
 namespace npu_doctor::mem {
 
 struct OomVerdict {
-  std::string rule;   // mem.* id or ""
+  std::optional<EntryId> rule;  // the mem.* entry, or none
   std::string phase;  // start, part_way, inference, unknown
   std::string basis;  // held_elsewhere, cache_gap_fits_request, fragmented_cache, leak, inference,
                       // died_in_warmup, static_footprint, ran_past_warmup, no_samples

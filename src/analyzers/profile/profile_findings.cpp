@@ -1,4 +1,5 @@
 #include "profile_findings.hpp"
+#include "npu_doctor/kb_ids.hpp"
 
 #include <cstdio>
 
@@ -26,8 +27,8 @@ struct EvidenceBuilder {
   }
 };
 
-void raise(std::vector<Finding>& out, const KnowledgeBase& kb, std::string_view id, Evidence e) {
-  if (const Entry* entry = kb.find_id(id); entry != nullptr) out.push_back(make_finding(*entry, std::move(e)));
+void raise(std::vector<Finding>& out, const KnowledgeBase& kb, EntryId id, Evidence e) {
+  out.push_back(make_finding(kb.entry(id), std::move(e)));
 }
 
 std::string first_path(const ProfileReport& r, std::string_view kind) {
@@ -55,9 +56,9 @@ std::vector<Finding> raise_profile_findings(const ProfileReport& r, const Knowle
     b.add("min_wait_rank", v.min_rank).add("min_wait", fixed(v.min_wait)).add("threshold", fixed(kWaitRatioThreshold));
     if (!v.slow_rank.empty()) {
       b.add("slow_rank", v.slow_rank);
-      raise(out, kb, "profile.slow-rank", std::move(b.e));
+      raise(out, kb, kb_id::profile::slow_rank, std::move(b.e));
     } else {
-      raise(out, kb, "profile.communication-bound", std::move(b.e));
+      raise(out, kb, kb_id::profile::communication_bound, std::move(b.e));
     }
   }
   const double compute = r.compute_us;
@@ -71,12 +72,12 @@ std::vector<Finding> raise_profile_findings(const ProfileReport& r, const Knowle
       types += (types.empty() ? "" : ",") + o.type;
     }
     b.add("ops", types);
-    raise(out, kb, "profile.aicpu-fallback", std::move(b.e));
+    raise(out, kb, kb_id::profile::aicpu_fallback, std::move(b.e));
   }
   if (r.compile.dynamic_tasks > 0 && r.compile.static_tasks == 0) {
     EvidenceBuilder b(first_path(r, r.ops_source));
     b.add("dynamic_tasks", std::to_string(r.compile.dynamic_tasks)).add("static_tasks", "0");
-    raise(out, kb, "profile.dynamic-shape", std::move(b.e));
+    raise(out, kb, kb_id::profile::dynamic_shape, std::move(b.e));
   }
   if (r.compile.compile_calls > 0 &&
       (!r.compile.compile_share || *r.compile.compile_share >= kCompileShareThreshold)) {
@@ -84,14 +85,14 @@ std::vector<Finding> raise_profile_findings(const ProfileReport& r, const Knowle
     b.add("compile_us", fixed(r.compile.compile_us, 1)).add("calls", std::to_string(r.compile.compile_calls));
     if (r.compile.compile_share) b.add("share", fixed(*r.compile.compile_share, 3));
     if (!r.compile.compile_apis.empty()) b.add("api", r.compile.compile_apis.front().first);
-    raise(out, kb, "profile.op-compile-time", std::move(b.e));
+    raise(out, kb, kb_id::profile::op_compile_time, std::move(b.e));
   }
   if (r.time_split && r.time_split->free_known && r.time_split->total_us > 0 &&
       r.time_split->free_us / r.time_split->total_us > kFreeShareThreshold) {
     const TimeSplit& ts = *r.time_split;
     EvidenceBuilder b(ts.source == "tasks" ? first_path(r, r.ops_source) : first_path(r, ts.source));
     b.add("source", ts.source).add("free_us", fixed(ts.free_us, 1)).add("free_share", fixed(ts.free_us / ts.total_us, 3));
-    raise(out, kb, "profile.device-idle", std::move(b.e));
+    raise(out, kb, kb_id::profile::device_idle, std::move(b.e));
   }
   return out;
 }

@@ -38,13 +38,13 @@ void classify_oom(std::vector<Finding>& findings, RootCauseDecision& d, const Kn
     for (const Evidence& e : f.evidence) {
       const mem::OomEvent event = mem::oom_event_from(f, e);
       const mem::OomVerdict v = mem::classify_oom(event, nullptr, mem::MemAnalyzeOptions{});
-      const Entry* entry = v.rule.empty() ? nullptr : kb.find_id(v.rule);
-      if (entry == nullptr) continue;
+      if (!v.rule) continue;
+      const Entry& entry = kb.entry(*v.rule);
       Evidence ev = e;
       ev.captures.emplace_back("classified_by", v.basis);
       ev.captures.emplace_back("oom_rule", f.entry->id);
       const std::size_t old_root = d.finding;
-      findings.push_back(make_finding(*entry, std::move(ev)));
+      findings.push_back(make_finding(entry, std::move(ev)));
       findings.back().effective_role = Role::cause;
       d.finding = findings.size() - 1;
       d.explained = i;

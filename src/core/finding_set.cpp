@@ -1,28 +1,20 @@
-#include "analyzers/hccl/finding_set.hpp"
+#include "core/finding_set.hpp"
 
 #include <algorithm>
 
 #include "npu_doctor/text.hpp"
 
-namespace npu_doctor::hccl {
+namespace npu_doctor {
 
-void FindingSet::add(std::string_view id, Evidence evidence) {
+void FindingSet::add(EntryId id, Evidence evidence) {
   for (auto& f : findings_) {
-    if (f.entry->id == id) {
+    if (id == f.entry->id) {
       ++f.count;
       if (f.evidence.size() < max_evidence_) f.evidence.push_back(std::move(evidence));
       return;
     }
   }
-  const Entry* entry = kb_.find_id(id);
-  if (entry == nullptr) {
-    const std::string msg = "knowledge-base entry '" + std::string(id) + "' is missing";
-    if (std::find(internal_errors_.begin(), internal_errors_.end(), msg) == internal_errors_.end()) {
-      internal_errors_.push_back(msg);
-    }
-    return;
-  }
-  findings_.push_back(make_finding(*entry, std::move(evidence)));
+  findings_.push_back(make_finding(kb_.entry(id), std::move(evidence)));
 }
 
 std::vector<Finding> FindingSet::take_worst_first() {
@@ -32,8 +24,8 @@ std::vector<Finding> FindingSet::take_worst_first() {
   return out;
 }
 
-bool FindingSet::has(std::string_view id) const {
-  return std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) { return f.entry->id == id; });
+bool FindingSet::has(EntryId id) const {
+  return std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) { return id == f.entry->id; });
 }
 
 Evidence evidence_at(std::string path, std::size_t line, std::string text,
@@ -60,4 +52,4 @@ int exit_status_for(const std::vector<Finding>& findings) {
   return worst && *worst >= Severity::warning ? 1 : 0;
 }
 
-}  // namespace npu_doctor::hccl
+}  // namespace npu_doctor
