@@ -245,6 +245,11 @@ std::optional<ProbeRecord> OpenedBundle::probe_record(std::string& error) const 
   return ProbeRecord::from_json(s.str(), dir_, error);
 }
 
+std::optional<ProbeRecord> read_probe_record(const std::string& path, std::string& error) {
+  const auto opened = open_bundle(path, error);
+  return opened ? opened->probe_record(error) : std::nullopt;
+}
+
 std::string OpenedBundle::display(const std::string& path) const {
   if (!from_archive()) return path;
   const std::string prefix = dir_ + "/";

@@ -85,6 +85,10 @@ bool is_bundle(const std::string& path);
 // Opens a bundle; nullptr with `error` when it is not one, is incomplete (no manifest)
 // or cannot be unpacked.
 std::unique_ptr<OpenedBundle> open_bundle(const std::string& path, std::string& error);
+// The probe record of a bundle (opened, read, closed again): what `check`, `hccl hccn`
+// and `mem watch` replay with --root BUNDLE. Nullopt with `error` when `path` is no
+// bundle or holds no readable record.
+std::optional<ProbeRecord> read_probe_record(const std::string& path, std::string& error);
 
 // `diagnose` over bundles: each bundle path becomes its logs/ directory; afterwards the
 // report's paths are shown relative to the bundle the user gave.

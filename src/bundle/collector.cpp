@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyzers/hccl/hccn_live.hpp"
 #include "bundle/bundle_archive.hpp"
 #include "bundle/probe_record.hpp"
 #include "bundle/redaction.hpp"
@@ -106,7 +107,7 @@ struct CommandRecord {
 class Collector {
  public:
   Collector(const BundleOptions& o, const KnowledgeBase& kb, std::string top_dir)
-      : o_(o), kb_(kb), writer_(o.output, std::move(top_dir)), host_(o.root, command_options(o)) {}
+      : o_(o), kb_(kb), writer_(o.output, std::move(top_dir)), host_(o.root, command_options(o)), recorder_(host_, redactor_) {}
   ~Collector() {
     if (!work_.empty()) {
       std::error_code ec;
@@ -151,6 +152,9 @@ class Collector {
   Redactor redactor_;
   ArchiveWriter writer_;
   SystemProbe host_;
+  // Every command and the check's reads go through it: the probe record lets `check`,
+  // `hccl hccn` and `mem watch` replay this host (--root BUNDLE).
+  RecordingProbe recorder_;
   std::vector<SkippedItem> skipped_;
   std::set<std::string> hung_;
   std::vector<CommandRecord> commands_;
@@ -188,7 +192,7 @@ CommandResult Collector::command(const std::vector<std::string>& argv) {
     skip(shown, r.error);
     return r;
   }
-  r = host_.run(argv);
+  r = recorder_.run(argv);
   if (r.timed_out) hung_.insert(argv.front());
   if (!r.started || r.timed_out) skip(shown, r.describe());
   commands_.push_back({argv, {}, r.describe(), r.seconds});
@@ -240,29 +244,33 @@ void Collector::gather_network() {
     commands_.back().member = member;
     gathered_.emplace_back(member, r.out + r.err);
   }
-  // hccn_tool answers per device; one file in the layout `npu-doctor hccl hccn` reads.
-  if (!host_.find_program("hccn_tool")) {
-    skip("hccn_tool", "not found on PATH");
+  // hccn_tool answers per device, asked exactly as `hccl hccn` asks (so `hccl hccn --root`
+  // finds every answer in the probe record); one file in the layout `hccl hccn` reads.
+  const auto tool = hccl::locate_hccn_tool(recorder_);
+  if (!tool) {
+    skip("hccn_tool", "not found on PATH or in /usr/local/Ascend/driver/tools/");
     return;
   }
   std::vector<int> devices;
-  for (const auto& name : host_.list_dir("/dev")) {
-    if (name.starts_with("davinci") && name.size() > 7 && name.size() <= 7 + 6 &&
-        std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      devices.push_back(std::stoi(name.substr(7)));
+  if (auto parsed = parse_npu_smi_info(npu_smi_info_)) devices = hccl::hccn_device_ids(*parsed);
+  if (devices.empty()) {  // no usable npu-smi: the device nodes say which devices there are
+    for (const auto& name : host_.list_dir("/dev")) {
+      if (name.starts_with("davinci") && name.size() > 7 && name.size() <= 7 + 6 &&
+          std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        devices.push_back(std::stoi(name.substr(7)));
+      }
     }
+    std::sort(devices.begin(), devices.end());
   }
-  std::sort(devices.begin(), devices.end());
   if (devices.empty()) {
-    skip("hccn_tool", "no /dev/davinci<N> device nodes to ask about");
+    skip("hccn_tool", "npu-smi info lists no device and there are no /dev/davinci<N> device nodes to ask about");
     return;
   }
   std::string text;
   for (int d : devices) {
-    for (const char* q : {"-link", "-net_health", "-ip"}) {
-      const std::vector<std::string> argv = {"hccn_tool", "-i", std::to_string(d), q, "-g"};
-      const CommandResult r = command(argv);
-      text += command_line(argv) + "\n";
+    for (const auto& q : hccl::hccn_queries()) {
+      const CommandResult r = command(hccl::hccn_argv(*tool, d, q.flag));
+      text += hccl::hccn_shown(d, q.flag) + "\n";
       if (r.started) {
         commands_.back().member = "network/hccn_tool.txt";
         text += r.out + r.err;
@@ -339,11 +347,10 @@ void Collector::run_check() {
     skip("check", "--no-check");
     return;
   }
-  RecordingProbe recorder(host_, redactor_);
   checks::CheckOptions opts;
   opts.identity = o_.identity;
   opts.timeout = o_.timeout;
-  const checks::CheckReport report = checks::run_checks(recorder, kb_, checks::CompatibilityTable::builtin(), opts);
+  const checks::CheckReport report = checks::run_checks(recorder_, kb_, checks::CompatibilityTable::builtin(), opts);
   RenderOptions ro;
   ro.lang = o_.lang;
   std::ostringstream js, txt;
@@ -351,7 +358,7 @@ void Collector::run_check() {
   checks::render_check_text(report, ro, txt);
   put_raw_text("check/report.json", js.str());
   put_raw_text("check/report.txt", txt.str());
-  ProbeRecord& record = recorder.record();
+  ProbeRecord record = recorder_.redacted_record();
   record.identity = o_.identity;
   for (const auto& [path, content] : record.files) {
     if (content) put(member_under("sysroot/", path), *content);

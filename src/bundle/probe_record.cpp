@@ -127,49 +127,79 @@ std::optional<ProbeRecord> ProbeRecord::from_json(const std::string& text, const
 
 // --- recording -------------------------------------------------------------------------
 
+namespace {
+
+// Of two reads of one file (different max_bytes), the longer answer is kept.
+void keep_longer(std::optional<std::string>& slot, std::optional<std::string> content) {
+  if (content && (!slot || content->size() > slot->size())) slot = std::move(content);
+}
+
+}  // namespace
+
 std::optional<std::string> RecordingProbe::read_file(const std::string& path, std::size_t max_bytes) const {
   auto content = live_.read_file(path, max_bytes);
-  auto& slot = record_.files[redactor_.redact(path)];
-  if (content) {
-    std::string kept = redactor_.redact(*content);
-    if (!slot || kept.size() > slot->size()) slot = std::move(kept);
-  }
+  keep_longer(raw_.files[path], content);
   return content;
 }
 
 std::vector<std::string> RecordingProbe::list_dir(const std::string& path) const {
   auto names = live_.list_dir(path);
-  auto& kept = record_.dirs[redactor_.redact(path)];
-  kept.clear();
-  for (const auto& n : names) kept.push_back(redactor_.redact(n));
+  raw_.dirs[path] = names;
   return names;
 }
 
 FileInfo RecordingProbe::stat(const std::string& path) const {
   const FileInfo info = live_.stat(path);
-  record_.stats[redactor_.redact(path)] = info;
+  raw_.stats[path] = info;
   return info;
 }
 
 std::optional<std::string> RecordingProbe::env(const std::string& name) const {
   auto value = live_.env(name);
-  record_.env[name] = value ? std::optional<std::string>(redactor_.redact_variable(name, *value)) : std::nullopt;
+  raw_.env[name] = value;
   return value;
 }
 
 std::optional<std::string> RecordingProbe::find_program(const std::string& name) const {
   auto where = live_.find_program(name);
-  record_.programs[name] = where ? std::optional<std::string>(redactor_.redact(*where)) : std::nullopt;
+  raw_.programs[name] = where;
   return where;
 }
 
 CommandResult RecordingProbe::run(const std::vector<std::string>& argv) const {
   CommandResult r = live_.run(argv);
-  CommandResult kept = r;
-  kept.out = redactor_.redact(r.out);
-  kept.err = redactor_.redact(r.err);
-  kept.error = redactor_.redact(r.error);
-  record_.commands[redactor_.redact_argv(argv)] = std::move(kept);
+  raw_.commands[argv] = r;
+  return r;
+}
+
+ProbeRecord RecordingProbe::redacted_record() const {
+  ProbeRecord r;
+  r.root = raw_.root;
+  r.identity = raw_.identity;
+  auto text = [&](const std::optional<std::string>& s) {
+    return s ? std::optional<std::string>(redactor_.redact(*s)) : std::nullopt;
+  };
+  for (const auto& [path, content] : raw_.files) {
+    auto& slot = r.files[redactor_.redact(path)];
+    keep_longer(slot, text(content));
+  }
+  for (const auto& [path, names] : raw_.dirs) {
+    auto& kept = r.dirs[redactor_.redact(path)];
+    kept.clear();
+    for (const auto& n : names) kept.push_back(redactor_.redact(n));
+  }
+  for (const auto& [path, info] : raw_.stats) r.stats[redactor_.redact(path)] = info;
+  for (const auto& [name, value] : raw_.env) {
+    r.env[name] = value ? std::optional<std::string>(redactor_.redact_variable(name, *value)) : std::nullopt;
+  }
+  for (const auto& [name, where] : raw_.programs) r.programs[name] = text(where);
+  for (const auto& [argv, result] : raw_.commands) {
+    CommandResult kept = result;
+    kept.out = redactor_.redact(result.out);
+    kept.err = redactor_.redact(result.err);
+    kept.error = redactor_.redact(result.error);
+    r.commands[redactor_.redact_argv(argv)] = std::move(kept);
+  }
   return r;
 }
 

@@ -38,7 +38,7 @@ struct ProbeRecord {
 class RecordingProbe final : public Probe {
  public:
   RecordingProbe(const Probe& live, const Redactor& redactor) : live_(live), redactor_(redactor) {
-    record_.root = live.describe_root();
+    raw_.root = live.describe_root();
   }
 
   std::optional<std::string> read_file(const std::string& path, std::size_t max_bytes = 1u << 20) const override;
@@ -49,15 +49,17 @@ class RecordingProbe final : public Probe {
   std::string describe_root() const override { return live_.describe_root(); }
   std::optional<std::string> find_program(const std::string& name) const override;
 
-  // The record; what it holds is already redacted, paths too (with --anonymize the
-  // replayed check builds its paths from the redacted $HOME and must find them). The
-  // live answers go back to the caller unredacted: the live verdict is the normal one.
-  ProbeRecord& record() { return record_; }
+  // The record, redacted now, paths too (with --anonymize the replayed check builds its
+  // paths from the redacted $HOME and must find them). Answers are kept raw until then:
+  // bundle records the hardware and network commands before it has learned every
+  // identifier to anonymize (host names and addresses come from their output). The live
+  // answers go back to the caller unredacted: the live verdict is the normal one.
+  ProbeRecord redacted_record() const;
 
  private:
   const Probe& live_;
   const Redactor& redactor_;
-  mutable ProbeRecord record_;
+  mutable ProbeRecord raw_;
 };
 
 class ReplayProbe final : public Probe {

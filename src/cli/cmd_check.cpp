@@ -61,7 +61,6 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
     return kUsage;
   }
   // A bundle (archive or unpacked): the checks replay what `bundle` recorded on its host.
-  std::unique_ptr<bundle::OpenedBundle> opened;
   std::optional<bundle::ReplayProbe> replay;
   if (bundle::is_bundle(a.root)) {
     if (a.pid >= 0 || !a.user.empty() || !a.python.empty() || a.probe_device) {
@@ -70,9 +69,7 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
       return kUsage;
     }
     std::string error;
-    opened = bundle::open_bundle(a.root, error);
-    std::optional<bundle::ProbeRecord> record;
-    if (opened) record = opened->probe_record(error);
+    auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
       std::cerr << "npu-doctor: check: --root " << error << "\n";
       return kUsage;

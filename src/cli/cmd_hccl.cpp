@@ -7,17 +7,18 @@
 #include <cmath>
 #include <ctime>
 #include <iostream>
-#include <set>
 
 #include "analyzers/hccl/env_check.hpp"
 #include "core/finding_set.hpp"
 #include "analyzers/hccl/hccl_render.hpp"
+#include "analyzers/hccl/hccn_live.hpp"
 #include "analyzers/hccl/input_file.hpp"
+#include "bundle/bundle_archive.hpp"
 #include "checks/visible_devices.hpp"
 #include "common.hpp"
+#include "core/npu_smi_query.hpp"
 #include "duration_option.hpp"
 #include "exit_codes.hpp"
-#include "npu_doctor/parse/npu_smi.hpp"
 #include "npu_doctor/probe.hpp"
 
 extern char** environ;
@@ -177,12 +178,13 @@ struct HccnArgs {
   std::vector<std::string> paths;
   std::string devices;
   std::string tool;
+  std::string root;  // a bundle to replay instead of this host
   std::chrono::milliseconds timeout{10000};
   OutputArgs out;
 };
 
 // The device ids to query: --devices, else what npu-smi lists.
-std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const CommandOptions& co) {
+std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const Probe& probe) {
   if (!a.devices.empty()) {
     auto ids = checks::parse_container_visible_devices(a.devices);
     if (!ids || ids->empty()) {
@@ -191,23 +193,50 @@ std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const Comman
     }
     return ids;
   }
-  const CommandResult smi = run_command({"npu-smi", "info"}, co);
-  std::string error;
-  const auto info = smi.ok() ? parse_npu_smi_info(smi.out, &error) : std::nullopt;
-  if (!info) {
-    std::cerr << "npu-doctor: hccl hccn: cannot list the devices: npu-smi info "
-              << (smi.ok() ? "printed no device table" : smi.describe()) << "; give them with --devices 0-7\n";
+  const NpuSmiQuery smi = query_npu_smi_info(probe);
+  if (!smi.info) {
+    std::cerr << "npu-doctor: hccl hccn: cannot list the devices: npu-smi info " << smi.why_not()
+              << "; give them with --devices 0-7\n";
     return std::nullopt;
   }
-  std::set<int> ids;
-  for (const auto& c : info->chips) ids.insert(c.phy_id.value_or(c.npu));
-  return std::vector<int>(ids.begin(), ids.end());
+  return hccn_device_ids(*smi.info);
+}
+
+// The tool to run: --hccn-tool, else on PATH, else the driver's copy.
+std::optional<std::string> hccn_tool_to_run(const HccnArgs& a, const Probe& probe) {
+  if (a.tool.empty()) return locate_hccn_tool(probe);
+  if (a.tool.find('/') != std::string::npos && !probe_executable(probe, a.tool)) return std::nullopt;
+  return a.tool;
+}
+
+// hccn_tool on this host, or the answers a bundle recorded on its host (--root).
+int query_node(const HccnArgs& a, const Probe& probe, std::size_t max_output, std::vector<HccnNode>& nodes) {
+  const auto tool = hccn_tool_to_run(a, probe);
+  if (!tool) {
+    std::cerr << "npu-doctor: hccl hccn: hccn_tool not found (on PATH or /usr/local/Ascend/driver/tools/"
+              << (a.root.empty() ? "); give its output files, or its path with --hccn-tool\n"
+                                 : ") in what the bundle recorded; give the bundle's network/hccn_tool.txt instead\n");
+    return kUsage;
+  }
+  const auto devices = devices_to_query(a, probe);
+  if (!devices) return kUsage;
+  HccnLiveResult res = query_hccn(probe, *tool, *devices, max_output);
+  if (!res.not_started.empty()) {
+    std::cerr << "npu-doctor: " << res.not_started << "\n";
+    return kUsage;
+  }
+  nodes.push_back({a.root.empty() ? "this host" : a.root, merge_devices(res.captures)});
+  return kOk;
 }
 
 int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
   std::vector<HccnNode> nodes;
   std::vector<InputProblem> unreadable;
   const bool live = a.paths.empty();
+  if (!live && !a.root.empty()) {
+    std::cerr << "npu-doctor: hccl hccn: give hccn_tool output files or --root BUNDLE, not both\n";
+    return kUsage;
+  }
   if (!live) {
     for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
       HccnCapture c = parse_hccn_output(in.path, in.text);
@@ -223,40 +252,24 @@ int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
       std::cerr << "npu-doctor: hccl hccn: no hccn_tool output could be read\n";
       return kUsage;
     }
+  } else if (!a.root.empty()) {
+    if (!a.tool.empty()) {
+      std::cerr << "npu-doctor: hccl hccn: --hccn-tool cannot be used with --root: the bundle recorded which tool ran\n";
+      return kUsage;
+    }
+    std::string error;
+    auto record = bundle::read_probe_record(a.root, error);
+    if (!record) {
+      std::cerr << "npu-doctor: hccl hccn: --root " << error << "\n";
+      return kUsage;
+    }
+    const bundle::ReplayProbe replay(std::move(*record));
+    if (const int status = query_node(a, replay, CommandOptions{}.max_output, nodes); status != kOk) return status;
   } else {
     CommandOptions co;
     co.timeout = a.timeout;
-    std::string tool = a.tool;
-    if (tool.empty()) {
-      const char* path = std::getenv("PATH");
-      if (find_on_path("hccn_tool", path != nullptr ? path : "")) tool = "hccn_tool";
-      else if (::access("/usr/local/Ascend/driver/tools/hccn_tool", X_OK) == 0) tool = "/usr/local/Ascend/driver/tools/hccn_tool";
-    }
-    if (tool.empty() || (tool.find('/') != std::string::npos && ::access(tool.c_str(), X_OK) != 0)) {
-      std::cerr << "npu-doctor: hccl hccn: hccn_tool not found (on PATH or /usr/local/Ascend/driver/tools/); "
-                   "give its output files, or its path with --hccn-tool\n";
-      return kUsage;
-    }
-    const auto devices = devices_to_query(a, co);
-    if (!devices) return kUsage;
-    std::vector<HccnCapture> captures;
-    for (int d : *devices) {
-      for (const auto& q : hccn_queries()) {
-        const std::vector<std::string> argv = {tool, "-i", std::to_string(d), std::string(q.flag), "-g"};
-        const std::string shown = "hccn_tool -i " + std::to_string(d) + " " + std::string(q.flag) + " -g";
-        const CommandResult res = run_command(argv, co);
-        if (!res.started) {
-          std::cerr << "npu-doctor: " << shown << ": " << res.describe() << "\n";
-          return kUsage;
-        }
-        std::string text = res.out + res.err;
-        if (!res.ok()) text += "\nhccn_tool failed: " + res.describe() + "\n";
-        // Output beyond the cap is not a device's status: a runaway tool is a failed query.
-        else if (res.truncated) text += "\nhccn_tool failed: printed more than " + std::to_string(co.max_output >> 20) + " MiB\n";
-        captures.push_back(parse_hccn_output(shown, text, d));
-      }
-    }
-    nodes.push_back({"this host", merge_devices(captures)});
+    const SystemProbe host("/", co);
+    if (const int status = query_node(a, host, co.max_output, nodes); status != kOk) return status;
   }
   auto kb = load_kb(g, std::cerr);
   HccnReport r = check_hccn(std::move(nodes), *kb);
@@ -340,6 +353,10 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
                 "Without files, hccn_tool runs here for every device");
   h->add_option("--devices", hc->devices, "Without files: the device ids to query (0-7, 0,2,4); default: from npu-smi info")
       ->type_name("LIST");
+  h->add_option("--root", hc->root,
+                "Without files: replay the hccn_tool and npu-smi answers a bundle (npu-doctor bundle) recorded on its "
+                "host, instead of running them here")
+      ->type_name("BUNDLE");
   h->add_option("--hccn-tool", hc->tool, "Without files: the hccn_tool to run (default: on PATH, then /usr/local/Ascend/driver/tools/hccn_tool)")
       ->type_name("PATH");
   add_duration_option(h, "--timeout", hc->timeout,

@@ -14,9 +14,9 @@
 #include "exit_codes.hpp"
 #include "finding_report_output.hpp"
 #include "isolate/command_runner.hpp"
+#include "isolate/device_list.hpp"
 #include "isolate/isolate_report.hpp"
 #include "net/units.hpp"
-#include "npu_doctor/parse/npu_smi.hpp"
 #include "npu_doctor/probe.hpp"
 
 namespace npu_doctor::cli {
@@ -60,22 +60,14 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   } else {
     CommandOptions co;
     co.timeout = std::chrono::milliseconds(20000);
-    const CommandResult smi = run_command({"npu-smi", "info"}, co);
-    std::string error;
-    const auto info = smi.ok() ? parse_npu_smi_info(smi.out, &error) : std::nullopt;
-    if (!info || info->chips.empty()) {
-      std::cerr << "npu-doctor: isolate: cannot list the devices: npu-smi info "
-                << (smi.ok() ? "printed no device table" : smi.describe()) << "; give them with --devices 0-7\n";
+    std::string why;
+    auto listed = devices_from_npu_smi(SystemProbe("/", co), why);
+    if (!listed) {
+      std::cerr << "npu-doctor: isolate: cannot list the devices: npu-smi info " << why << "; give them with --devices 0-7\n";
       return kUsage;
     }
-    // The runtime numbers the visible chips 0..N-1 in npu-smi's order.
-    for (std::size_t i = 0; i < info->chips.size(); ++i) {
-      const auto& c = info->chips[i];
-      devices.push_back(static_cast<int>(i));
-      std::string name = "NPU " + std::to_string(c.npu) + " chip " + std::to_string(c.chip);
-      if (c.phy_id) name += " (Phy-ID " + std::to_string(*c.phy_id) + ")";
-      report.device_names.push_back(name);
-    }
+    devices = std::move(listed->devices);
+    report.device_names = std::move(listed->names);
     report.device_source = "npu-smi info";
   }
   if (!a.log_dir.empty()) {

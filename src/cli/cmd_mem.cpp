@@ -18,6 +18,7 @@
 #include "analyzers/memory/mem_report.hpp"
 #include "analyzers/memory/npu_smi_watch.hpp"
 #include "analyzers/memory/sparkline.hpp"
+#include "bundle/bundle_archive.hpp"
 #include "common.hpp"
 #include "duration_option.hpp"
 #include "exit_codes.hpp"
@@ -46,6 +47,8 @@ struct WatchArgs {
   std::string output = "-";
   std::chrono::milliseconds timeout{10000};
   std::string live = "auto";
+  std::string root;            // a bundle whose recorded `npu-smi info` is reported once
+  bool polling_given = false;  // --interval, --duration, --count or --timeout on the command line
 };
 
 // stdin can be read once, but it is read twice (samples, then the log scan): keep a
@@ -248,6 +251,23 @@ class LiveView {
 int run_watch(const GlobalOptions&, const WatchArgs& a) {
   const auto interval = a.interval;
   const auto duration = a.duration;
+  // --root BUNDLE: the one `npu-smi info` answer the bundle recorded, as one poll.
+  std::optional<bundle::ReplayProbe> replay;
+  if (!a.root.empty()) {
+    if (a.polling_given) {
+      std::cerr << "npu-doctor: mem watch: --root replays the one npu-smi answer the bundle recorded; "
+                   "--interval, --duration, --count and --timeout do not apply\n";
+      return kUsage;
+    }
+    std::string error;
+    auto record = bundle::read_probe_record(a.root, error);
+    if (!record) {
+      std::cerr << "npu-doctor: mem watch: --root " << error << "\n";
+      return kUsage;
+    }
+    replay.emplace(std::move(*record));
+  }
+  const uint64_t count = replay ? 1 : a.count;
 
   std::ofstream file;
   const bool to_stdout = a.output.empty() || a.output == "-";
@@ -267,6 +287,8 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
   install_stop_handlers();
   CommandOptions co;
   co.timeout = a.timeout;
+  const SystemProbe host("/", co);
+  const Probe& probe = replay ? static_cast<const Probe&>(*replay) : host;
   const auto start = std::chrono::steady_clock::now();
   constexpr int kMaxFailures = 5;
   int failures = 0;
@@ -277,7 +299,8 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     if (duration && tick - start > *duration) break;
     sleep_until(tick);
     if (g_stop != 0) break;
-    const mem::PollResult r = mem::poll_npu_smi(co, step, now_seconds());
+    const mem::PollResult r =
+        mem::poll_npu_smi(probe, step, replay ? std::nullopt : std::optional<double>(now_seconds()));
     if (g_stop != 0 && !r.error.empty()) break;  // cut short by the stop signal: not a failure
     ++polls;
     if (!r.error.empty()) {
@@ -299,7 +322,7 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
       if (!out) break;  // stdout closed (e.g. | head): nothing more to do
       view.show(r.samples);
     }
-    if (a.count > 0 && polls >= a.count) break;
+    if (count > 0 && polls >= count) break;
   }
   if (live) std::cerr << "npu-doctor: " << polls << " polls" << (to_stdout ? "" : ", written to " + a.output) << "\n";
   return kOk;
@@ -354,15 +377,22 @@ void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FILE");
   add_duration_option(wa, "--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)",
                       {std::chrono::milliseconds(1)});
+  wa->add_option("--root", w->root,
+                 "Report the `npu-smi info` a bundle (npu-doctor bundle) recorded on its host, once, instead of "
+                 "polling this host (the sample has no time: the record does not say when it ran)")
+      ->type_name("BUNDLE");
   wa->add_option("--live", w->live,
                  "A live line per device on stderr: auto (when stderr is a terminal and the samples do not go to it), "
                  "always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   wa->footer(
       "Ctrl-C or SIGTERM stops after the current poll; every line already written is kept.\n"
-      "Exit status: 0 stopped normally, 2 usage error, npu-smi missing or unusable at the first poll, or 5 failed "
-      "polls in a row, 3 internal error.");
-  wa->callback([&g, &exit_code, w] { exit_code = run_watch(g, *w); });
+      "Exit status: 0 stopped normally, 2 usage error, npu-smi missing or unusable at the first poll (with --root: not "
+      "recorded in the bundle), or 5 failed polls in a row, 3 internal error.");
+  wa->callback([&g, &exit_code, w, wa] {
+    w->polling_given = wa->count("--interval") + wa->count("--duration") + wa->count("--count") + wa->count("--timeout") > 0;
+    exit_code = run_watch(g, *w);
+  });
 }
 
 }  // namespace npu_doctor::cli

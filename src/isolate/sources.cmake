@@ -3,6 +3,7 @@
 target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/isolation.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_list.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolate_report.cpp)
 

@@ -100,11 +100,11 @@ TEST(BundleRecord, ReplayAnswersExactlyWhatWasRecordedAndNothingElse) {
   ASSERT_TRUE(smi.ok()) << smi.describe();
 
   TempDir t;
-  for (const auto& [path, content] : rec.record().files) {
+  for (const auto& [path, content] : rec.redacted_record().files) {
     if (content) t.write("sysroot" + path, *content);
   }
   std::string error;
-  auto record = ProbeRecord::from_json(rec.record().to_json(), t.path().string(), error);
+  auto record = ProbeRecord::from_json(rec.redacted_record().to_json(), t.path().string(), error);
   ASSERT_TRUE(record) << error;
   const ReplayProbe replay(std::move(*record));
   EXPECT_EQ(replay.read_file("/usr/local/Ascend/driver/version.info"), version);

@@ -7,6 +7,7 @@ target_sources(npu_doctor_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/json_positions_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ranktable_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccn_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccn_live_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_test_output_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_kb_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_cli_test.cpp)

@@ -78,24 +78,24 @@ TEST(MemWatchNpuSmi, PollingAMissingOrBrokenTool) {
   testing::TempDir dir;
   CommandOptions o;
   o.path = dir.path().string();
-  auto r = poll_npu_smi(o, 0, 0);
+  auto r = poll_npu_smi(SystemProbe("/", o), 0, 0);
   EXPECT_TRUE(r.samples.empty());
   EXPECT_NE(r.error.find("not found"), std::string::npos) << r.error;
 
   const auto garbage = dir.write("npu-smi", "#!/bin/sh\necho 'dcmi module initialize failed. ret is -8005' >&2\nexit 7\n");
   std::filesystem::permissions(garbage, std::filesystem::perms::owner_all);
-  r = poll_npu_smi(o, 0, 0);
+  r = poll_npu_smi(SystemProbe("/", o), 0, 0);
   EXPECT_NE(r.error.find("exit status 7"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("dcmi module initialize failed"), std::string::npos) << r.error;
 
   o.path = dir.path().string() + ":/usr/bin:/bin";  // the stand-ins below need sh and sleep
   dir.write("npu-smi", "#!/bin/sh\necho 'hello'\n");
-  r = poll_npu_smi(o, 0, 0);
+  r = poll_npu_smi(SystemProbe("/", o), 0, 0);
   EXPECT_NE(r.error.find("unrecognised output"), std::string::npos) << r.error;
 
   dir.write("npu-smi", "#!/bin/sh\nsleep 30\n");
   o.timeout = std::chrono::milliseconds(300);
-  r = poll_npu_smi(o, 0, 0);
+  r = poll_npu_smi(SystemProbe("/", o), 0, 0);
   EXPECT_NE(r.error.find("timed out"), std::string::npos) << r.error;
 }
 

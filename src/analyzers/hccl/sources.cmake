@@ -12,6 +12,7 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ranktable.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccn_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccn_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hccn_live.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_test_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_test_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_json.cpp

@@ -5,9 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/npu_smi_query.hpp"
+
 namespace npu_doctor::mem {
 
-std::vector<WatchSample> samples_from_npu_smi(const NpuSmiInfo& info, int64_t step, double time) {
+std::vector<WatchSample> samples_from_npu_smi(const NpuSmiInfo& info, int64_t step, std::optional<double> time) {
   constexpr uint64_t kMiB = 1u << 20;
   const bool multi_chip = std::any_of(info.chips.begin(), info.chips.end(), [](const NpuSmiChip& c) { return c.chip > 0; });
   std::vector<WatchSample> out;
@@ -47,22 +49,21 @@ std::string watch_line(const WatchSample& s) {
   return j.dump();
 }
 
-PollResult poll_npu_smi(const CommandOptions& options, int64_t step, double time) {
+PollResult poll_npu_smi(const Probe& probe, int64_t step, std::optional<double> time) {
   PollResult r;
-  const CommandResult c = run_command({"npu-smi", "info"}, options);
+  const NpuSmiQuery q = query_npu_smi_info(probe);
+  const CommandResult& c = q.result;
   if (!c.ok()) {
     r.error = "npu-smi info: " + c.describe();
     const auto first_line = c.err.substr(0, c.err.find('\n'));
     if (!first_line.empty()) r.error += ": " + first_line.substr(0, 200);
     return r;
   }
-  std::string why;
-  const auto info = parse_npu_smi_info(c.out, &why);
-  if (!info) {
-    r.error = "npu-smi info: unrecognised output (" + why + ")";
+  if (!q.info) {
+    r.error = "npu-smi info: unrecognised output (" + q.parse_error + ")";
     return r;
   }
-  r.samples = samples_from_npu_smi(*info, step, time);
+  r.samples = samples_from_npu_smi(*q.info, step, time);
   if (r.samples.empty()) r.error = "npu-smi info: no device reports its memory usage";
   return r;
 }

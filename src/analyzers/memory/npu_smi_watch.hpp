@@ -2,6 +2,7 @@
 // `mem watch`: HBM usage per device from `npu-smi info` (every layout parse_npu_smi_info
 // knows), as the same JSON sample lines the Python helper writes.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct WatchSample {
 // One sample per chip that reports HBM (or, on cards without HBM, device memory).
 // Device numbers: the NPU id when every NPU has one chip; with several chips per NPU
 // (Atlas A3) the Phy-ID when printed, else the chip's position in the table.
-std::vector<WatchSample> samples_from_npu_smi(const NpuSmiInfo& info, int64_t step, double time);
+std::vector<WatchSample> samples_from_npu_smi(const NpuSmiInfo& info, int64_t step, std::optional<double> time);
 
 // {"step":..,"time":..,"device":..,"allocated":..,"capacity":..,"npu":..,"chip":..,"source":"npu-smi"}
 std::string watch_line(const WatchSample& s);
@@ -30,7 +31,9 @@ struct PollResult {
   std::string error;  // empty on success: why there are no samples
 };
 
-// Runs `npu-smi info` (no shell, with the options' timeout) and parses it.
-PollResult poll_npu_smi(const CommandOptions& options, int64_t step, double time);
+// Asks `npu-smi info` through the probe (this host, with the probe's timeout; or the
+// answer a bundle recorded, `mem watch --root`) and parses it. `time`: when the sample
+// was taken (none for a recorded answer: the record does not say when npu-smi ran).
+PollResult poll_npu_smi(const Probe& probe, int64_t step, std::optional<double> time);
 
 }  // namespace npu_doctor::mem
