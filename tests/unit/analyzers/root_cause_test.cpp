@@ -294,3 +294,73 @@ TEST(TaughtRanking, FeatureNotSupportIsTheDriverUnlessTheLineBesideSaysOfflineMo
 
 }  // namespace
 }  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+std::string root_of(Diagnoser& d, const std::filesystem::path& log) {
+  DiagnoseOptions o;
+  o.paths = {log.string()};
+  const auto r = d.run(o);
+  const Finding* f = r.root_finding();
+  return f == nullptr ? "none" : f->entry->id;
+}
+
+// Ranking data taught from blind batch 5 (docs/accuracy.md).
+TEST(TaughtRankingBatch5, TheDriverRejectingDeviceZeroExplainsTheInvalidDeviceId) {
+  testing::TempDir dir;
+  const auto zero = dir.write("zero.log",
+                              "Call aclrtSetDevice(device->id) failed : 507033 at file /work/backends/npu/runtime/runtime.cc line 430\n"
+                              "EL0002: 2024-10-22-11:56:14.885.664 The device ID is invalid.\n"
+                              "        TraceBack (most recent call last):\n"
+                              "        Failed to open device, retCode=0x7020013, deviceId=0.[FUNC:InitRawDriver][FILE:device.cc][LINE:150]\n");
+  // Another device than 0 may well be a wrong id: EL0002 keeps its own meaning.
+  const auto nine = dir.write("nine.log",
+                              "EL0002: 2024-10-22-11:56:14.885.664 The device ID is invalid.\n"
+                              "        Failed to open device, retCode=0x7020013, deviceId=9.[FUNC:InitRawDriver][FILE:device.cc][LINE:150]\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_of(d, zero), "device.first-device-open-rejected");
+  DiagnoseOptions o;
+  o.paths = {nine.string()};
+  const auto r = d.run(o);
+  ASSERT_NE(r.root_finding(), nullptr);
+  EXPECT_EQ(r.root_finding()->entry->category, Category::rank_config) << r.root_finding()->entry->id;
+}
+
+TEST(TaughtRankingBatch5, PaddlesOperatorReportAtWarningLevelIsAnErrorButYieldsToTheOperatorsOwnError) {
+  testing::TempDir dir;
+  const auto alone = dir.write("alone.log",
+                               "W0916 17:40:23.718220 12044 pir_interpreter.cc:1861]  OP id:57 pd_op.conv3d raises an EnforceNotMet exception common::enforce::EnforceNotMet\n");
+  const auto with_code = dir.write("code.log",
+                                   "W0916 17:40:23.718220 12044 pir_interpreter.cc:1861]  OP id:57 pd_op.matmul raises an EnforceNotMet exception common::enforce::EnforceNotMet\n"
+                                   "RuntimeError: npuSynchronizeDevice: NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_of(d, alone), "framework.paddle-op-raised");
+  DiagnoseOptions o;
+  o.paths = {with_code.string()};
+  const auto r = d.run(o);
+  ASSERT_NE(r.root_finding(), nullptr);
+  EXPECT_EQ(r.root_finding()->entry->category, Category::aicore_exception) << r.root_finding()->entry->id;
+}
+
+TEST(TaughtRankingBatch5, ALinkerWarningAloneIsNoRootCauseButTheUndefinedReferenceIs) {
+  testing::TempDir dir;
+  const auto warning = dir.write("warning.log",
+                                 "/usr/bin/ld: warning: libdevmm.so, needed by /usr/local/Ascend/acllib/lib64/libruntime.so, not found (try using -rpath or -rpath-link)\n");
+  const auto failed = dir.write("failed.log",
+                                "/usr/bin/ld: warning: libdevmm.so, needed by /usr/local/Ascend/acllib/lib64/libruntime.so, not found (try using -rpath or -rpath-link)\n"
+                                "/usr/local/Ascend/acllib/lib64/libruntime.so: undefined reference to `drvStreamIdFree'\n"
+                                "collect2: error: ld returned 1 exit status\n");
+  const auto version = dir.write("version.log",
+                                 "[W  5/ 9 20:23:15.461 .../src/driver/huawei_ascend_npu/utility.cc:57 InitializeAscendCL] CANN version mismatch. The build version is 5.1.0, but the current environment version is 5.1.2.\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_of(d, warning), "none");
+  EXPECT_EQ(root_of(d, failed), "install.link-ascend-undefined-reference");
+  EXPECT_EQ(root_of(d, version), "none");  // a warning: the program went on
+}
+
+}  // namespace
+}  // namespace npu_doctor
