@@ -12,6 +12,12 @@ diff. Every JSON document written (stdout, files, JSON lines) is also validated 
 docs/schemas/<name>.schema.json, chosen by its `schema` field.
 
 NPU_DOCTOR_GOLDEN_UPDATE=1 rewrites the expected files instead (review with git diff).
+
+A case's optional `templates` file lists fixtures to copy into its directory before it runs,
+one `SOURCE<TAB>DEST` per line (SOURCE under the source tree, DEST under the case's
+directory), with `{kb_version}` replaced by the binary's knowledge-base version: node
+summaries name the knowledge base that wrote them, and a fixed one would make `merge` warn
+about a version mismatch whenever the knowledge base changes.
 """
 import difflib
 import io
@@ -38,6 +44,20 @@ NO_CONTRACT = {"npu-doctor/probe-record/v1", "npu-doctor/bundle/v1", "npu-doctor
 # Absolute: a relative one would land in each case's directory, among the files it wrote.
 CACHE_DIR = os.path.abspath(os.environ.get("NPU_DOCTOR_GOLDEN_CACHE_DIR") or
                             tempfile.mkdtemp(prefix="npu-doctor-golden-cache-"))
+
+
+_KB_VERSIONS = {}
+
+
+def kb_version_of(binary):
+    """The knowledge-base version `BINARY --version` names ("knowledge base: kb-1234abcd, ...")."""
+    if binary not in _KB_VERSIONS:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=TIMEOUT_S).stdout
+        m = re.search(r"knowledge base: (kb-[0-9a-f]+)", out)
+        if not m:
+            raise SystemExit(f"{binary} --version names no knowledge base:\n{out}")
+        _KB_VERSIONS[binary] = m.group(1)
+    return _KB_VERSIONS[binary]
 
 
 def read(path, default=None):
@@ -70,6 +90,22 @@ class Case:
         for rule in self.rules:
             if len(rule) != 2:
                 raise SystemExit(f"{self.dir}/normalize: each line is REGEX<TAB>REPLACEMENT")
+
+    inputs = None  # the templates' destinations: inputs, not files the command wrote
+
+    def copy_templates(self):
+        self.inputs = set()
+        for line in lines_of(os.path.join(self.dir, "templates")):
+            src, sep, dest = line.partition("\t")
+            if not sep:
+                raise SystemExit(f"{self.dir}/templates: each line is SOURCE<TAB>DEST")
+            with open(os.path.join(self.source, src), encoding="utf-8") as f:
+                text = f.read().replace("{kb_version}", kb_version_of(self.binary))
+            path = os.path.join(self.cwd, dest)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            self.inputs.add(os.path.normpath(dest))
 
     def expand(self, s):
         if s == "{empty}":
@@ -148,6 +184,8 @@ class Case:
             for f in sorted(files):
                 path = os.path.join(root, f)
                 rel = os.path.relpath(path, self.cwd)
+                if rel in (self.inputs or ()):
+                    continue
                 if f.endswith((".tar.gz", ".tgz")):
                     out.update(archive_members(path, rel))
                 else:
@@ -158,6 +196,7 @@ class Case:
         return out
 
     def run(self):
+        self.copy_templates()
         args = [self.expand(a) for a in lines_of(os.path.join(self.dir, "cmd"))]
         stdin_path = os.path.join(self.dir, "stdin")
         stdin = open(stdin_path, "rb") if os.path.exists(stdin_path) else subprocess.DEVNULL
