@@ -39,7 +39,7 @@ TIMEOUT_S = 60
 FORMAT_EXT = {"text": "txt", "json": "json", "markdown": "md", "html": "html", "prometheus": "prom"}
 # Documents npu-doctor writes with no docs/json-*.md contract, so no schema file: internal
 # formats (the replay record, the bundle marker) and outputs whose contract is not written yet.
-NO_CONTRACT = {"npu-doctor/probe-record/v1", "npu-doctor/bundle/v1", "npu-doctor/isolate/v1", "npu-doctor/kb-coverage/v1"}
+NO_CONTRACT = {"npu-doctor/probe-record/v1", "npu-doctor/bundle/v1"}
 # The build tree's cache (CMake sets it), else one for this run.
 # Absolute: a relative one would land in each case's directory, among the files it wrote.
 CACHE_DIR = os.path.abspath(os.environ.get("NPU_DOCTOR_GOLDEN_CACHE_DIR") or
