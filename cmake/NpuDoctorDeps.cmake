@@ -7,6 +7,7 @@ find_package(LibArchive REQUIRED)                               # gzip/zstd/xz/b
 find_package(yaml-cpp REQUIRED)                                 # knowledge-base files
 find_package(nlohmann_json 3.10 REQUIRED)                       # JSON output contract
 find_package(CLI11 REQUIRED)                                    # command line
+find_package(fmt 9 REQUIRED)                                    # UI words' placeholders (data/ui.yaml)
 find_package(Threads REQUIRED)
 # liblinear (liblinear-dev) trains the word fallback's model at build time (npu-doctor-wordc);
 # npu-doctor itself only scores the embedded model and never links it.
@@ -15,6 +16,11 @@ find_library(LIBLINEAR_LIBRARY NAMES linear REQUIRED)
 add_library(npu_doctor::linear INTERFACE IMPORTED)
 target_include_directories(npu_doctor::linear INTERFACE ${LIBLINEAR_INCLUDE_DIR})
 target_link_libraries(npu_doctor::linear INTERFACE ${LIBLINEAR_LIBRARY})
+
+# fmt header-only: Debian ships no static libfmt, and header-only keeps the binary from
+# loading one more shared library at start-up (and the .deb from depending on it).
+add_library(npu_doctor::fmt INTERFACE IMPORTED)
+target_link_libraries(npu_doctor::fmt INTERFACE fmt::fmt-header-only)
 
 if(NOT TARGET yaml-cpp::yaml-cpp)
   add_library(yaml-cpp::yaml-cpp INTERFACE IMPORTED)

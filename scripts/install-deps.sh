@@ -21,7 +21,7 @@ fi
 # `promtool check metrics`, which lints the -f prometheus output; 19 MB, ~1 min),
 # python3-jsonschema (the golden tests validate every JSON output against docs/schemas).
 packages="build-essential cmake pkg-config $engine libpcre2-dev libarchive-dev nettle-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcli11-dev liblinear-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-jsonschema
+          nlohmann-json3-dev libcli11-dev libfmt-dev liblinear-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-jsonschema
           libopenmpi-dev openmpi-bin chromium
           help2man dpkg-dev man-db zsh prometheus"
 

@@ -10,7 +10,7 @@
 
 #include "npu_doctor/probe.hpp"
 #include "render/terminal_style.hpp"
-#include "render/ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::live {
 
@@ -27,7 +27,7 @@ void render_incident_text(const WatchIncident& incident, const RenderOptions& op
   const render_detail::TerminalStyle st{options.color};
   std::string files;
   for (const auto& in : incident.report.inputs) files += (files.empty() ? "" : ", ") + in.path;
-  out << st.bold("== " + std::string(ui::get(ui::Text::incident, options.lang)) + " " +
+  out << st.bold("== " + std::string(ui::word(ui::Key::incident_heading, options.lang)) + " " +
                  std::to_string(incident.number) + "  " + utc_iso8601(incident.detected))
       << "  " << st.dim(files) << "\n";
   render_diagnosis_text(incident.report, options, out);

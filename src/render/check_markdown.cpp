@@ -4,7 +4,7 @@
 
 #include "render/check_render.hpp"
 #include "render/check_ui_text.hpp"
-#include "render/ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -47,7 +47,7 @@ void render_check_markdown(const CheckReport& r, const RenderOptions& o, std::os
     out << "\n## " << ui::step_number(s.id) << ". " << ui::step_title(s.id, lang) << ": " << ui::status_label(s.status()) << "\n\n";
     for (const auto& [k, v] : s.facts) out << "- " << k << ": " << code(v) << "\n";
     if (!s.evidence.empty()) {
-      out << "\n" << ui::get(ui::Text::evidence, lang) << ":\n\n";
+      out << "\n" << ui::word(ui::Key::report_evidence, lang) << ":\n\n";
       for (const auto& e : s.evidence) out << "- " << where(e) << "\n";
     }
     for (const auto& f : s.findings) {
@@ -59,7 +59,7 @@ void render_check_markdown(const CheckReport& r, const RenderOptions& o, std::os
         for (const auto& [k, v] : ev.captures) out << " · " << k << "=" << code(v);
         out << "\n";
       }
-      out << "\n" << ui::get(ui::Text::cause, lang) << ": " << e.cause_text().get(lang) << "\n\n";
+      out << "\n" << ui::word(ui::Key::report_cause, lang) << ": " << e.cause_text().get(lang) << "\n\n";
       for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     }
   }

@@ -6,7 +6,7 @@
 #include "render/check_render.hpp"
 #include "render/check_ui_text.hpp"
 #include "terminal_style.hpp"
-#include "render/ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::checks {
 namespace {
@@ -61,13 +61,13 @@ void print_finding(const Finding& f, const RenderOptions& o, const Style& st, st
     if (!caps.empty()) out << "            " << st.cyan(caps) << "\n";
   }
   if (sev != Severity::info) {
-    out << "        " << ui::get(ui::Text::cause, lang) << ": " << e.cause_text().get(lang) << "\n";
-    out << "        " << ui::get(ui::Text::remedies, lang) << ":\n";
+    out << "        " << ui::word(ui::Key::report_cause, lang) << ": " << e.cause_text().get(lang) << "\n";
+    out << "        " << ui::word(ui::Key::report_remedies, lang) << ":\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
       out << "          " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     }
   }
-  for (const auto& fix : fixes) out << "        " << st.bold(std::string(ui::get(ui::CheckText::fix, lang)) + ": " + fix) << "\n";
+  for (const auto& fix : fixes) out << "        " << st.bold(std::string(ui::word(ui::Key::check_fix, lang)) + ": " + fix) << "\n";
 }
 
 }  // namespace
@@ -99,15 +99,15 @@ void render_check_text(const CheckReport& r, const RenderOptions& o, std::ostrea
   }
   out << "\n";
   if (r.steps.empty()) {
-    out << ui::get(ui::CheckText::no_steps, lang) << "\n";
+    out << ui::word(ui::Key::check_no_steps, lang) << "\n";
   } else if (r.status() == StepStatus::pass) {
-    out << st.status(StepStatus::pass) << " " << ui::get(ui::CheckText::all_passed, lang) << "\n";
+    out << st.status(StepStatus::pass) << " " << ui::word(ui::Key::check_all_passed, lang) << "\n";
   } else {
-    out << st.status(r.status()) << " " << ui::get(ui::CheckText::summary, lang) << ": "
-        << r.count(StepStatus::fail) << " " << ui::get(ui::CheckText::failed, lang) << ", "
-        << r.count(StepStatus::warn) << " " << ui::get(ui::CheckText::warnings, lang) << ", "
-        << r.count(StepStatus::pass) << " " << ui::get(ui::CheckText::passed, lang) << ", "
-        << r.count(StepStatus::skip) << " " << ui::get(ui::CheckText::skipped, lang) << "\n";
+    out << st.status(r.status()) << " " << ui::word(ui::Key::check_summary, lang) << ": "
+        << r.count(StepStatus::fail) << " " << ui::word(ui::Key::check_failed, lang) << ", "
+        << r.count(StepStatus::warn) << " " << ui::word(ui::Key::check_warnings, lang) << ", "
+        << r.count(StepStatus::pass) << " " << ui::word(ui::Key::check_passed, lang) << ", "
+        << r.count(StepStatus::skip) << " " << ui::word(ui::Key::check_skipped, lang) << "\n";
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The words of the `check` report itself (step titles, statuses, labels), in English and
-// Chinese. What a finding means and how to fix it lives in kb/checks.yaml.
+// The labels of the `check` report that come from its model: step titles (words in
+// data/ui.yaml, check.step.*), statuses and step numbers. The report's other words are in
+// data/ui.yaml (check.*); what a finding means and how to fix it lives in kb/checks.yaml.
 #include <string_view>
 
 #include "checks/check_report.hpp"
@@ -8,9 +9,6 @@
 
 namespace npu_doctor::ui {
 
-enum class CheckText { summary, all_passed, fix, passed, warnings, failed, skipped, no_steps };
-
-std::string_view get(CheckText t, Lang lang);
 std::string_view step_title(checks::StepId id, Lang lang);
 // "PASS", "WARN", "FAIL", "SKIP" (the same tokens in both languages: they are grepped).
 std::string_view status_label(checks::StepStatus s);

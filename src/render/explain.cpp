@@ -5,7 +5,7 @@
 
 #include "npu_doctor/render.hpp"
 #include "npu_doctor/version.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -64,8 +64,8 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
     out << "  category    " << to_string(e.category) << "\n";
     out << "  layer       " << e.layer << " · severity " << to_string(e.severity) << " · role " << to_string(e.role)
         << "\n";
-    out << "  " << ui::get(ui::Text::cause, lang) << "       " << e.cause_text().get(lang) << "\n";
-    out << "  " << ui::get(ui::Text::remedies, lang) << "\n";
+    out << "  " << ui::word(ui::Key::report_cause, lang) << "       " << e.cause_text().get(lang) << "\n";
+    out << "  " << ui::word(ui::Key::report_remedies, lang) << "\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     if (!e.symptom_of.empty()) {
       std::vector<std::string> cats;
@@ -79,7 +79,7 @@ void render_explain_text(const ExplainResult& result, const RenderOptions& o, st
       out << "  seed table  " << e.seed->name << " | " << e.seed->range << " | " << e.seed->examples << " | "
           << e.seed->cause << " | " << e.seed->remedy << "\n";
     }
-    for (const auto& ref : e.references) out << "  " << ui::get(ui::Text::references, lang) << "  " << ref << "\n";
+    for (const auto& ref : e.references) out << "  " << ui::word(ui::Key::report_references, lang) << "  " << ref << "\n";
     out << "  defined in  " << e.source.file << ":" << e.source.line << (e.user_defined ? " (user)" : "") << "\n";
   }
   if (!result.families.empty()) {

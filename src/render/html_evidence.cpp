@@ -4,7 +4,7 @@
 #include "html_sections.hpp"
 #include "html_words.hpp"
 #include "report_text.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::html {
 namespace {
@@ -12,7 +12,7 @@ namespace {
 using render_detail::html_escape;
 using render_detail::location;
 using render_detail::short_label;
-using ui::Text;
+using ui::Key;
 
 // Thousands of ranks can each have an unreadable input; the page lists the first ones.
 constexpr std::size_t kMaxInputProblems = 200;
@@ -54,7 +54,7 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
     if (r.root && i == r.root->finding) continue;
     const Finding& f = r.findings[i];
     if (!header) {
-      out << "<h2 id=\"findings\">" << html_escape(ui::get(Text::other_findings, lang)) << "</h2>\n";
+      out << "<h2 id=\"findings\">" << html_escape(ui::word(Key::report_other_findings, lang)) << "</h2>\n";
       header = true;
     }
     const std::string severity(to_string(effective_severity(f)));
@@ -64,7 +64,7 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
         << to_string(f.effective_role) << " · <code>" << html_escape(location(f.first())) << "</code> ×" << f.count
         << "</span></summary>\n";
     if (!f.symptom_of.empty()) {
-      out << "<p class=\"muted\">" << html_escape(ui::get(Text::follows_from, lang)) << " " << html_escape(f.symptom_of)
+      out << "<p class=\"muted\">" << html_escape(ui::word(Key::report_follows_from, lang)) << " " << html_escape(f.symptom_of)
           << "</p>\n";
     }
     out << "<p>" << html_escape(f.entry->cause_text().get(lang)) << "</p>\n";
@@ -82,7 +82,7 @@ void input_problems(const DiagnosisReport& r, Lang lang, std::ostream& out) {
       ++hidden;
       continue;
     }
-    if (shown++ == 0) out << "<h2 id=\"inputs\">" << html_escape(ui::get(Text::inputs_with_problems, lang)) << "</h2>\n<ul>\n";
+    if (shown++ == 0) out << "<h2 id=\"inputs\">" << html_escape(ui::word(Key::report_inputs_with_problems, lang)) << "</h2>\n<ul>\n";
     out << "<li><code>" << html_escape(in.path) << "</code>: " << to_string(in.status) << ", " << html_escape(in.note)
         << "</li>\n";
   }

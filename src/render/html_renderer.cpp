@@ -9,13 +9,13 @@
 #include "html_words.hpp"
 #include "npu_doctor/render.hpp"
 #include "npu_doctor/version.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
 using render_detail::html_escape;
-using ui::Text;
+using ui::Key;
 
 // Plain CSS without child combinators, so every '>' in the page closes a tag.
 constexpr std::string_view kStyle = R"(
@@ -46,8 +46,8 @@ void render_incident_html(const DiagnosisReport& r, const HtmlAttachments& a, co
       << html_escape(kVersion) << "\"><title>npu-doctor diagnosis</title><style>" << kStyle << html::timeline_style()
       << html::attachments_style(a) << "</style></head><body" << (a.mem ? " data-rendered=\"no\"" : "") << ">\n"
       << "<h1>npu-doctor diagnosis</h1>\n<p class=\"muted\">" << r.inputs.size() << " "
-      << html_escape(ui::get(Text::inputs_word, lang)) << ", " << bytes << " bytes, " << r.findings.size() << " "
-      << html_escape(ui::get(Text::findings_word, lang)) << " · " << html_escape(html::word(html::Word::knowledge_base, lang)) << " "
+      << html_escape(ui::word(Key::report_unit_inputs, lang)) << ", " << bytes << " bytes, " << r.findings.size() << " "
+      << html_escape(ui::word(Key::report_unit_findings, lang)) << " · " << html_escape(html::word(html::Word::knowledge_base, lang)) << " "
       << html_escape(r.kb_version) << "</p>\n";
   html::root_cause_card(r, lang, out);
   html::cluster_summary(r, lang, out);

@@ -4,14 +4,14 @@
 #include "html_sections.hpp"
 #include "html_words.hpp"
 #include "report_text.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::html {
 namespace {
 
 using render_detail::html_escape;
 using render_detail::location;
-using ui::Text;
+using ui::Key;
 
 std::string ranks_text(const std::vector<int>& ranks) {
   std::string s;
@@ -26,21 +26,21 @@ void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   const Finding* f = r.root_finding();
   if (f == nullptr) {
     out << "<p id=\"verdict\">"
-        << html_escape(r.findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang))
+        << html_escape(r.findings.empty() ? ui::word(Key::report_nothing_found, lang) : ui::word(Key::report_no_root_cause, lang))
         << "</p>\n";
     return;
   }
   const Entry& e = *f->entry;
   out << "<div class=\"card\" id=\"verdict\" data-rule=\"" << html_escape(e.id) << "\"><h2>"
-      << html_escape(ui::get(Text::root_cause, lang)) << ": <span id=\"root-cause\">" << html_escape(finding_title(*f, lang))
+      << html_escape(ui::word(Key::report_root_cause, lang)) << ": <span id=\"root-cause\">" << html_escape(finding_title(*f, lang))
       << "</span></h2>\n<p><span class=\"tag\">" << to_string(e.category) << "</span> ";
   if (!f->code.empty()) out << "<span class=\"tag\">" << html_escape(f->code) << "</span> ";
   out << "<span class=\"muted\">rule " << html_escape(e.id) << "</span></p>\n";
-  out << "<p><b>" << html_escape(ui::get(Text::why, lang)) << "</b>: " << html_escape(root_cause_reason(r, lang)) << "</p>\n";
-  out << "<p><b>" << html_escape(ui::get(Text::cause, lang)) << "</b>: " << html_escape(e.cause_text().get(lang)) << "</p>\n";
-  out << "<p><b>" << html_escape(ui::get(Text::remedies, lang)) << "</b></p>\n";
+  out << "<p><b>" << html_escape(ui::word(Key::report_why, lang)) << "</b>: " << html_escape(root_cause_reason(r, lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::word(Key::report_cause, lang)) << "</b>: " << html_escape(e.cause_text().get(lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::word(Key::report_remedies, lang)) << "</b></p>\n";
   remedies(e, lang, out);
-  out << "<p><b>" << html_escape(ui::get(Text::evidence, lang)) << "</b>: <code>" << html_escape(location(f->first()))
+  out << "<p><b>" << html_escape(ui::word(Key::report_evidence, lang)) << "</b>: <code>" << html_escape(location(f->first()))
       << "</code>" << (f->count > 1 ? " ×" + std::to_string(f->count) : "") << "</p>\n";
   evidence_list(*f, out);
   out << "</div>\n";

@@ -2,28 +2,28 @@
 
 #include "terminal_style.hpp"
 #include "text_layout.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace render_detail {
 namespace {
 
-using ui::Text;
+using ui::Key;
 
 std::string root_label(const IncidentReport& ir, Lang lang) {
   const Finding* f = ir.root_finding();
-  if (f == nullptr) return std::string(ui::get(Text::no_error_finding, lang));
+  if (f == nullptr) return std::string(ui::word(Key::incident_no_error_finding, lang));
   return std::string(to_string(f->entry->category)) + ": " + short_label(*f, lang);
 }
 
 std::string inputs_text(std::size_t n, Lang lang) {
-  return std::to_string(n) + " " + std::string(n == 1 && lang == Lang::en ? "input" : ui::get(Text::inputs_word, lang));
+  return std::to_string(n) + " " + std::string(n == 1 && lang == Lang::en ? "input" : ui::word(Key::report_unit_inputs, lang));
 }
 
 }  // namespace
 
 std::string incident_time_range(const Incident& incident, Lang lang, bool seconds) {
-  if (!dated(incident.first_time)) return std::string(ui::get(Text::time_unknown, lang));
+  if (!dated(incident.first_time)) return std::string(ui::word(Key::incident_time_unknown, lang));
   const std::size_t len = seconds ? 19 : 16;
   const std::string from = format_time(*incident.first_time).substr(0, len);
   if (!dated(incident.last_time)) return from;
@@ -34,7 +34,7 @@ std::string incident_time_range(const Incident& incident, Lang lang, bool second
 
 std::string incident_heading(const DiagnosisReport& r, std::size_t index, Lang lang) {
   const IncidentReport& ir = r.incidents[index];
-  std::string s = ui::format(Text::incident_n_of, lang, {std::to_string(ir.number), std::to_string(r.incidents.size())});
+  std::string s = ui::text(Key::incident_n_of, lang, fmt::arg("n", ir.number), fmt::arg("total", r.incidents.size()));
   s += " · " + incident_time_range(ir.incident, lang, true) + " · " + inputs_text(ir.incident.inputs.size(), lang);
   const auto& pids = ir.incident.pids;
   if (!pids.empty()) {
@@ -49,7 +49,7 @@ std::string incident_heading(const DiagnosisReport& r, std::size_t index, Lang l
 void print_incident_table(const DiagnosisReport& r, const RenderOptions& o, std::ostream& out) {
   const TerminalStyle st{o.color};
   const Lang lang = o.lang;
-  out << "\n" << st.bold(wrap_text(ui::get(Text::other_incidents, lang), o.width, 0, 2)) << "\n";
+  out << "\n" << st.bold(wrap_text(ui::word(Key::incident_others, lang), o.width, 0, 2)) << "\n";
   for (std::size_t k = 0; k < r.incidents.size(); ++k) {
     if (k == r.shown) continue;
     const IncidentReport& ir = r.incidents[k];
@@ -75,7 +75,7 @@ void render_incident_summary(const DiagnosisReport& r, const RenderOptions& o, s
     out << number << '\t' << (inc ? time(inc->first_time) : "-") << '\t' << (inc ? time(inc->last_time) : "-") << '\t'
         << inputs << '\t';
     if (f == nullptr) {
-      out << "none\t-\t-\t-\t" << ui::get(ui::Text::no_error_finding, o.lang) << "\n";
+      out << "none\t-\t-\t-\t" << ui::word(ui::Key::incident_no_error_finding, o.lang) << "\n";
       return;
     }
     out << to_string(f->entry->category) << '\t' << f->entry->id << '\t' << (f->code.empty() ? "-" : f->code) << '\t'

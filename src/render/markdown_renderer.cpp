@@ -3,14 +3,14 @@
 #include "npu_doctor/render.hpp"
 #include "report_text.hpp"
 #include "root_cause_reason.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
 using render_detail::location;
 using render_detail::short_label;
-using ui::Text;
+using ui::Key;
 
 void code_block(const Evidence& e, std::ostream& out) {
   out << "```\n";
@@ -33,19 +33,19 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
   if (root) {
     const Finding& f = findings[root->finding];
     const Entry& e = *f.entry;
-    out << "### " << ui::get(Text::root_cause, lang) << ": " << finding_title(f, lang) << "\n\n";
-    out << "- **" << ui::get(Text::category, lang) << "**: `" << to_string(e.category) << "`";
-    if (!f.code.empty()) out << " · **" << ui::get(Text::code, lang) << "**: `" << f.code << "`";
+    out << "### " << ui::word(Key::report_root_cause, lang) << ": " << finding_title(f, lang) << "\n\n";
+    out << "- **" << ui::word(Key::report_category, lang) << "**: `" << to_string(e.category) << "`";
+    if (!f.code.empty()) out << " · **" << ui::word(Key::report_code, lang) << "**: `" << f.code << "`";
     out << " · rule `" << e.id << "`\n";
-    out << "- **" << ui::get(Text::why, lang) << "**: "
+    out << "- **" << ui::word(Key::report_why, lang) << "**: "
         << render_detail::reason_text(findings, root, cluster, lang, nullptr) << "\n";
-    out << "- **" << ui::get(Text::cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
-    out << "**" << ui::get(Text::evidence, lang) << "** (`" << location(f.first()) << "`):\n\n";
+    out << "- **" << ui::word(Key::report_cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
+    out << "**" << ui::word(Key::report_evidence, lang) << "** (`" << location(f.first()) << "`):\n\n";
     code_block(f.first(), out);
-    out << "\n**" << ui::get(Text::remedies, lang) << "**:\n\n";
+    out << "\n**" << ui::word(Key::report_remedies, lang) << "**:\n\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
   } else {
-    out << (findings.empty() ? ui::get(Text::nothing_found, lang) : ui::get(Text::no_root_cause, lang)) << "\n";
+    out << (findings.empty() ? ui::word(Key::report_nothing_found, lang) : ui::word(Key::report_no_root_cause, lang)) << "\n";
   }
   if (cluster) {
     const auto& c = *cluster;
@@ -58,7 +58,7 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
     if (root && i == root->finding) continue;
     const Finding& f = findings[i];
     if (!header) {
-      out << "\n### " << ui::get(Text::other_findings, lang)
+      out << "\n### " << ui::word(Key::report_other_findings, lang)
           << "\n\n| category | relation | role | finding | where | count |\n|---|---|---|---|---|---|\n";
       header = true;
     }
@@ -83,8 +83,8 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
     if (r.incidents.size() > 1) out << "**" << render_detail::incident_heading(r, r.shown, lang) << "**\n\n";
     incident_body(r.findings, r.root, r.cluster, o, out);
     if (r.incidents.size() > 1) {
-      out << "\n### " << ui::get(Text::other_incidents, lang) << "\n\n| # | " << ui::get(Text::time, lang) << " | "
-          << ui::get(Text::inputs_word, lang) << " | " << ui::get(Text::root_cause_lower, lang) << " |\n|---|---|---|---|\n";
+      out << "\n### " << ui::word(Key::incident_others, lang) << "\n\n| # | " << ui::word(Key::incident_time, lang) << " | "
+          << ui::word(Key::report_unit_inputs, lang) << " | " << ui::word(Key::incident_root_cause, lang) << " |\n|---|---|---|---|\n";
       for (std::size_t k = 0; k < r.incidents.size(); ++k) {
         if (k == r.shown) continue;
         const IncidentReport& ir = r.incidents[k];
@@ -92,7 +92,7 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
         out << "| " << ir.number << " | " << render_detail::incident_time_range(ir.incident, lang, false) << " | "
             << ir.incident.inputs.size() << " | "
             << cell(f ? std::string(to_string(f->entry->category)) + ": " + short_label(*f, lang)
-                      : std::string(ui::get(Text::no_error_finding, lang)))
+                      : std::string(ui::word(Key::incident_no_error_finding, lang)))
             << " |\n";
       }
     }
@@ -101,7 +101,7 @@ void render_diagnosis_markdown(const DiagnosisReport& r, const RenderOptions& o,
   for (const auto& in : r.inputs) {
     if (in.status == InputStatus::ok) continue;
     if (!inputs_header) {
-      out << "\n### " << ui::get(Text::inputs_with_problems, lang) << "\n\n";
+      out << "\n### " << ui::word(Key::report_inputs_with_problems, lang) << "\n\n";
       inputs_header = true;
     }
     out << "- `" << in.path << "`: " << to_string(in.status) << ", " << in.note << "\n";

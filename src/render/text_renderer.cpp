@@ -9,7 +9,7 @@
 #include "root_cause_reason.hpp"
 #include "terminal_style.hpp"
 #include "text_layout.hpp"
-#include "ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -20,7 +20,7 @@ using render_detail::PathNames;
 using render_detail::Relation;
 using render_detail::short_label;
 using render_detail::wrap_text;
-using ui::Text;
+using ui::Key;
 
 using Style = render_detail::TerminalStyle;
 
@@ -91,38 +91,38 @@ void print_evidence(const Ctx& c, const Evidence& e) {
 std::optional<std::string> peer_sentence(const Ctx& c, const View& v, const Finding& f) {
   const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f);
   if (!w) return std::nullopt;
-  const std::string who = w->rank ? "rank " + std::to_string(*w->rank) : std::string(ui::get(Text::this_rank, c.o.lang));
-  return ui::format(Text::waited_read_first, c.o.lang, {who, std::to_string(w->peer)});
+  const std::string who = w->rank ? "rank " + std::to_string(*w->rank) : std::string(ui::word(Key::report_this_rank, c.o.lang));
+  return ui::text(Key::report_waited_read_first, c.o.lang, fmt::arg("who", who), fmt::arg("peer", w->peer));
 }
 
 void print_root(const Ctx& c, const View& v) {
   const Finding& f = v.findings[v.root->finding];
   const Entry& e = *f.entry;
   const Lang lang = c.o.lang;
-  c.out << c.st.red(std::string(ui::get(Text::root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
+  c.out << c.st.red(std::string(ui::word(Key::report_root_cause, lang)) + ": " + finding_title(f, lang)) << "  "
         << c.st.cyan("[" + std::string(to_string(e.category)) + (f.code.empty() ? "" : " · " + f.code) + "]") << "\n";
-  c.paragraph(ui::get(Text::why, lang), render_detail::reason_text(v.findings, v.root, v.cluster, lang, &c.names));
+  c.paragraph(ui::word(Key::report_why, lang), render_detail::reason_text(v.findings, v.root, v.cluster, lang, &c.names));
   const Evidence& ev = f.first();
   std::string where = c.names.location(ev);
   if (ev.time) where += "  (" + ev.time->text + ")";
   if (f.count > 1) where += "  ×" + std::to_string(f.count);
-  c.paragraph(ui::get(Text::evidence, lang), where);
+  c.paragraph(ui::word(Key::report_evidence, lang), where);
   print_evidence(c, ev);
   if (!v.root->same_line.empty()) {
     std::string labels;
     for (std::size_t i : v.root->same_line) labels += (labels.empty() ? "" : "; ") + short_label(v.findings[i], lang);
-    c.paragraph(ui::get(Text::same_line, lang), labels);
+    c.paragraph(ui::word(Key::report_same_line, lang), labels);
   }
-  if (const auto peer = peer_sentence(c, v, f)) c.paragraph(ui::get(Text::peer, lang), *peer);
+  if (const auto peer = peer_sentence(c, v, f)) c.paragraph(ui::word(Key::report_peer, lang), *peer);
   if (v.root->explained) {
     const Finding& x = v.findings[*v.root->explained];
     if (x.first().input != ev.input || x.first().line != ev.line) {
-      c.paragraph(ui::get(Text::evidence, lang), c.names.location(x.first()) + "  (" + short_label(x, lang) + ")");
+      c.paragraph(ui::word(Key::report_evidence, lang), c.names.location(x.first()) + "  (" + short_label(x, lang) + ")");
       print_evidence(c, x.first());
     }
   }
-  c.paragraph(ui::get(Text::cause, lang), e.cause_text().get(lang));
-  c.out << "  " << ui::get(Text::remedies, lang) << "\n";
+  c.paragraph(ui::word(Key::report_cause, lang), e.cause_text().get(lang));
+  c.out << "  " << ui::word(Key::report_remedies, lang) << "\n";
   for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
     const std::string num = "    " + std::to_string(i + 1) + ". ";
     c.out << num << wrap_text(e.remedy_texts()[i].get(lang), c.width(), num.size(), num.size()) << "\n";
@@ -131,16 +131,16 @@ void print_root(const Ctx& c, const View& v) {
 
 std::string role_mark(const Finding& f, Lang lang) {
   switch (f.effective_role) {
-    case Role::symptom: return std::string(ui::get(Text::symptom, lang));
-    case Role::wrapper: return std::string(ui::get(Text::wrapper, lang));
-    case Role::hint: return std::string(ui::get(Text::hint, lang));
+    case Role::symptom: return std::string(ui::word(Key::report_role_symptom, lang));
+    case Role::wrapper: return std::string(ui::word(Key::report_role_wrapper, lang));
+    case Role::hint: return std::string(ui::word(Key::report_role_hint, lang));
     case Role::cause: break;
   }
   return std::string(to_string(effective_severity(f)));
 }
 
 // The findings of one relation, grouped by category.
-void print_section(const Ctx& c, const View& v, Relation which, Text heading) {
+void print_section(const Ctx& c, const View& v, Relation which, Key heading) {
   const Lang lang = c.o.lang;
   bool header = false;
   std::optional<Category> current;
@@ -149,7 +149,7 @@ void print_section(const Ctx& c, const View& v, Relation which, Text heading) {
     if (render_detail::relation_of(v.root, i) != which) continue;
     const Finding& f = v.findings[i];
     if (!header) {
-      c.out << "\n" << c.st.bold(std::string(ui::get(heading, lang))) << "\n";
+      c.out << "\n" << c.st.bold(std::string(ui::word(heading, lang))) << "\n";
       header = true;
     }
     if (current != f.entry->category) {
@@ -162,7 +162,7 @@ void print_section(const Ctx& c, const View& v, Relation which, Text heading) {
     if (f.count > 1) text += "  ×" + std::to_string(f.count);
     if (which != Relation::context) {
       if (const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f)) {
-        text += "  (" + ui::format(Text::waited_for, lang, {std::to_string(w->peer)}) + ")";
+        text += "  (" + ui::text(Key::report_waited_for, lang, fmt::arg("peer", w->peer)) + ")";
       }
     }
     const std::string line = "    " + mark + std::string(mw < 9 ? 9 - mw : 1, ' ');
@@ -212,11 +212,11 @@ void print_input_problems(const Ctx& c) {
     const bool empty = in.status == InputStatus::ok && in.bytes == 0 && in.kind != "path";
     if (in.status == InputStatus::ok && !empty) continue;
     if (!header) {
-      c.out << "\n" << c.st.bold(std::string(ui::get(Text::inputs_with_problems, c.o.lang))) << "\n";
+      c.out << "\n" << c.st.bold(std::string(ui::word(Key::report_inputs_with_problems, c.o.lang))) << "\n";
       header = true;
     }
-    const std::string status = empty ? std::string(ui::get(Text::empty, c.o.lang)) : std::string(to_string(in.status));
-    const std::string note = empty ? std::string(ui::get(Text::file_is_empty, c.o.lang)) : in.note;
+    const std::string status = empty ? std::string(ui::word(Key::report_empty, c.o.lang)) : std::string(to_string(in.status));
+    const std::string note = empty ? std::string(ui::word(Key::report_file_is_empty, c.o.lang)) : in.note;
     const std::string head = "  " + status + "  ";
     c.out << "  " << c.st.yellow(status) << "  "
           << wrap_text(c.names.shorten(in.path) + ": " + note, c.width(), display_width(head), display_width(head) + 2)
@@ -233,19 +233,19 @@ void print_body(const Ctx& c, const View& v) {
     std::size_t scanned = 0;
     for (const auto& in : c.report.inputs) scanned += in.status == InputStatus::ok || in.status == InputStatus::partial;
     if (!empty.empty() && empty.size() == scanned) {
-      c.out << (scanned == 1 ? ui::format(Text::input_is_empty, lang, {c.names.shorten(empty.front()->path)})
-                             : ui::format(Text::inputs_are_empty, lang, {std::to_string(scanned)}))
+      c.out << (scanned == 1 ? ui::text(Key::report_input_is_empty, lang, fmt::arg("path", c.names.shorten(empty.front()->path)))
+                             : ui::text(Key::report_inputs_are_empty, lang, fmt::arg("n", scanned)))
             << "\n";
     } else {
-      c.out << ui::get(Text::nothing_found, lang) << "\n";
+      c.out << ui::word(Key::report_nothing_found, lang) << "\n";
     }
   } else {
-    c.out << ui::get(Text::no_root_cause, lang) << "\n";
+    c.out << ui::word(Key::report_no_root_cause, lang) << "\n";
   }
   print_cluster(c, v);
-  print_section(c, v, Relation::symptom, Text::follows_section);
-  print_section(c, v, Relation::independent, Text::independent_section);
-  print_section(c, v, Relation::context, Text::other_findings);
+  print_section(c, v, Relation::symptom, Key::report_section_follows);
+  print_section(c, v, Relation::independent, Key::report_section_independent);
+  print_section(c, v, Relation::context, Key::report_other_findings);
 }
 
 }  // namespace
@@ -262,12 +262,12 @@ void render_diagnosis_text(const DiagnosisReport& r, const RenderOptions& o, std
   const Lang lang = o.lang;
   const bool one = r.inputs.size() == 1 && lang == Lang::en;
   std::string head = "npu-doctor: " + std::to_string(r.inputs.size()) + " " +
-                     std::string(one ? "input" : ui::get(Text::inputs_word, lang));
-  if (!names.common().empty() && r.inputs.size() > 1) head += " " + std::string(ui::get(Text::under, lang)) + " " + names.common();
-  if (r.incidents.size() > 1) head += ", " + std::to_string(r.incidents.size()) + " " + std::string(ui::get(Text::incidents_word, lang));
-  head += ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " + std::string(ui::get(Text::lines_word, lang));
+                     std::string(one ? "input" : ui::word(Key::report_unit_inputs, lang));
+  if (!names.common().empty() && r.inputs.size() > 1) head += " " + std::string(ui::word(Key::report_under, lang)) + " " + names.common();
+  if (r.incidents.size() > 1) head += ", " + std::to_string(r.incidents.size()) + " " + std::string(ui::word(Key::report_unit_incidents, lang));
+  head += ", " + human_bytes(bytes) + ", " + std::to_string(lines) + " " + std::string(ui::word(Key::report_unit_lines, lang));
   // Findings are counted per incident; one count only when there is one.
-  if (r.incidents.size() <= 1) head += ", " + std::to_string(r.findings.size()) + " " + std::string(ui::get(Text::findings_word, lang));
+  if (r.incidents.size() <= 1) head += ", " + std::to_string(r.findings.size()) + " " + std::string(ui::word(Key::report_unit_findings, lang));
   head += " (" + r.kb_version + ", " + std::to_string(r.kb_entries) + " entries)";
   out << st.dim(wrap_text(head, o.width, 0, 2)) << "\n\n";
 

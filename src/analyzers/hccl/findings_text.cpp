@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "analyzers/hccl/ui_words.hpp"
-#include "render/ui_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::hccl {
 
@@ -69,8 +69,8 @@ void print_findings_text(const std::vector<Finding>& findings, const RenderOptio
     if (f.count > f.evidence.size()) {
       out << "    " << st.dim("... +" + std::to_string(f.count - f.evidence.size())) << "\n";
     }
-    out << "  " << ui::get(ui::Text::cause, lang) << ": " << e.cause_text().get(lang) << "\n";
-    out << "  " << ui::get(ui::Text::remedies, lang) << ":\n";
+    out << "  " << ui::word(ui::Key::report_cause, lang) << ": " << e.cause_text().get(lang) << "\n";
+    out << "  " << ui::word(ui::Key::report_remedies, lang) << ":\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
     for (const auto& fix : fixes) out << "  " << st.bold(std::string(word(Word::fix, lang)) + ": " + fix) << "\n";
   }
