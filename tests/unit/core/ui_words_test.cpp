@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
 
 #include "support/test_support.hpp"
 
@@ -28,6 +29,23 @@ TEST(UiWords, EveryKeyHasBothLanguagesAndItsName) {
   EXPECT_EQ(ui::key_name(Key::report_root_cause), "report.root_cause");
   EXPECT_EQ(ui::word(Key::report_root_cause, Lang::en), "ROOT CAUSE");
   EXPECT_EQ(ui::word(Key::report_root_cause, Lang::zh), "根因");
+}
+
+// A word nothing prints is a word translators keep for nothing: every key is named in src/.
+TEST(UiWords, EveryKeyIsUsedBySomeSource) {
+  std::string sources;
+  const auto src = std::filesystem::path(NPU_DOCTOR_KB_DIR).parent_path() / "src";
+  for (const auto& f : std::filesystem::recursive_directory_iterator(src)) {
+    const auto ext = f.path().extension();
+    if (f.is_regular_file() && (ext == ".cpp" || ext == ".hpp")) sources += testing::read_file(f.path());
+  }
+  ASSERT_GT(sources.size(), 100000u) << src;
+  for (int i = 0; i < static_cast<int>(Key::count_); ++i) {
+    std::string name(ui::key_name(static_cast<Key>(i)));
+    for (char& c : name)
+      if (c == '.') c = '_';
+    EXPECT_NE(sources.find("Key::" + name), std::string::npos) << ui::key_name(static_cast<Key>(i)) << " is used nowhere";
+  }
 }
 
 TEST(UiWords, PlaceholdersAreFilledByNameInBothLanguages) {
