@@ -174,16 +174,15 @@ void print_section(const Ctx& c, const View& v, Relation which, Key heading) {
 void print_cluster(const Ctx& c, const View& v) {
   if (!v.cluster) return;
   const auto& cl = *v.cluster;
-  const bool zh = c.o.lang == Lang::zh;
-  std::string head = (zh ? "集群  " : "CLUSTER  ") + std::to_string(cl.ranks) + (zh ? " 个 rank" : " ranks");
+  const Lang lang = c.o.lang;
+  std::string head = ui::text(Key::report_cluster_head, lang, fmt::arg("ranks", cl.ranks)) + " · ";
   if (cl.culprit) {
-    head += zh ? " · 源头 rank " : " · culprit rank ";
-    head += std::to_string(cl.culprit->rank);
+    head += ui::text(Key::report_cluster_culprit, lang, fmt::arg("rank", cl.culprit->rank));
     if (!cl.culprit->host.empty()) head += " (" + cl.culprit->host + ")";
   } else {
-    head += zh ? " · 未能确定源头 rank" : " · no culprit rank";
+    head += ui::word(Key::report_cluster_no_culprit, lang);
   }
-  head += (zh ? " · 置信度 " : " · confidence ") + cl.confidence;
+  head += " · " + ui::text(Key::report_cluster_confidence, lang, fmt::arg("confidence", cl.confidence));
   c.out << "\n" << c.st.bold(head) << "\n";
   // The why above already says it when the culprit decided the root cause.
   if (!v.root || v.root->basis != RootCauseDecision::Basis::cluster_culprit) {

@@ -60,6 +60,8 @@ TEST(UiWords, PlaceholdersAreFilledByNameInBothLanguages) {
   EXPECT_EQ(ui::text(Key::report_inputs_are_empty, Lang::en, fmt::arg("n", 4)), "The 4 inputs are empty: nothing to diagnose.");
   EXPECT_EQ(ui::text(Key::report_input_is_empty, Lang::zh, fmt::arg("path", "a.log")), "a.log 是空文件：没有可诊断的内容。");
   EXPECT_EQ(ui::text(Key::report_waited_for, Lang::en, fmt::arg("peer", 7)), "waited for rank 7");
+  EXPECT_EQ(ui::text(Key::report_cluster_head, Lang::zh, fmt::arg("ranks", 8)), "集群  8 个 rank");
+  EXPECT_EQ(ui::text(Key::report_cluster_confidence, Lang::zh, fmt::arg("confidence", std::string("high"))), "置信度 high");
   // A plain word through text() is the word.
   EXPECT_EQ(ui::text(Key::check_fix, Lang::zh), "修复命令");
 }
