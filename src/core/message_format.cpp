@@ -154,10 +154,18 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
   FormatPattern out;
   out.leading_placeholder = !pieces.empty() && pieces.front().conv != 0;
   while (!pieces.empty() && pieces.front().conv != 0) pieces.erase(pieces.begin());
+  const bool trailing_placeholder = !pieces.empty() && pieces.back().conv != 0;
   while (!pieces.empty() && pieces.back().conv != 0) pieces.pop_back();
+  // "unsupported mode %ld" ends with the word "mode": it must not recognise "unsupported
+  // model type" (a word that merely starts with the format's last word), so a last word
+  // that stood apart from the dropped placeholder ends at a word boundary.
+  bool word_boundary = false;
   if (!pieces.empty()) {  // "load file %s" ends with the literal "load file"
     std::string& lit = pieces.back().literal;
+    const std::size_t before = lit.size();
     while (!lit.empty() && (lit.back() == ' ' || lit.back() == '\t')) lit.pop_back();
+    const auto last = lit.empty() ? 0 : static_cast<unsigned char>(lit.back());
+    word_boundary = trailing_placeholder && lit.size() < before && (std::isalnum(last) != 0 || last == '_');
     if (lit.empty()) pieces.pop_back();
   }
 
@@ -173,6 +181,7 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
     out.literals.push_back(p.literal);
     longest = std::max(longest, p.literal.size());
   }
+  if (word_boundary) out.regex += "\\b";
   if (longest < kMinFormatLiteral) {
     error = "the format keeps no literal text of " + std::to_string(kMinFormatLiteral) +
             " or more characters, so nothing would recognise it reliably";

@@ -21,7 +21,8 @@ struct FormatPattern {
 
 // The pattern of `format`. Leading and trailing placeholders are dropped (patterns are
 // searched anywhere in a line), and so is everything after a newline in the format (a
-// log record prints on one line). Fails with `error` set when nothing literal is left.
+// log record prints on one line). A last word that stood apart from a dropped placeholder
+// ends at a word boundary ("unsupported mode %ld" is not "unsupported model"). Fails with `error` set when nothing literal is left.
 std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatStyle style, std::string& error);
 
 // Appends `text` to `regex` as a literal (metacharacters and control characters escaped),

@@ -364,3 +364,46 @@ TEST(TaughtRankingBatch5, ALinkerWarningAloneIsNoRootCauseButTheUndefinedReferen
 
 }  // namespace
 }  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+std::string root_id(Diagnoser& d, const std::filesystem::path& log) {
+  DiagnoseOptions o;
+  o.paths = {log.string()};
+  const auto r = d.run(o);
+  const Finding* f = r.root_finding();
+  return f == nullptr ? "none" : f->entry->id;
+}
+
+// Ranking data taught from blind batch 6 (docs/accuracy.md).
+TEST(TaughtRankingBatch6, AnOptionalImportThatAProgramLogsAndSurvivesIsNoRootCause) {
+  testing::TempDir dir;
+  // sglang's start-up warning on a healthy run (its log format carries no level name).
+  const auto healthy = dir.write("healthy.log",
+                                 "[2026-07-01 15:18:55 TP3] get env HCCL_BUFFSIZE = 200\n"
+                                 "[2026-07-01 15:18:55 TP13] NPU custom kernel packages unavailable: No module named 'custom_ops'\n");
+  // The import failing as an exception is still the root cause.
+  const auto failed = dir.write("failed.log",
+                                "Traceback (most recent call last):\n"
+                                "  File \"/work/train.py\", line 3, in <module>\n"
+                                "    import mindspeed\n"
+                                "ModuleNotFoundError: No module named 'mindspeed'\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id(d, healthy), "none");
+  EXPECT_EQ(root_id(d, failed), "install.python-module-missing");
+}
+
+TEST(TaughtRankingBatch6, AFrameworksNpuSubclassLackingAMemberIsAVersionMismatchNotAGenericAttributeError) {
+  testing::TempDir dir;
+  const auto npu = dir.write("npu.log", "AttributeError: 'NPUMHATokenToKVPool' object has no attribute 'data_strides'\n");
+  const auto other = dir.write("other.log", "AttributeError: 'Parameter' object has no attribute 'main_grad'\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id(d, npu), "install.npu-backend-class-lacks-attribute");
+  EXPECT_NE(root_id(d, other), "install.npu-backend-class-lacks-attribute");
+}
+
+}  // namespace
+}  // namespace npu_doctor

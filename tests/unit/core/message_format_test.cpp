@@ -31,8 +31,19 @@ TEST(MessageFormat, PrintfPlaceholdersBecomeClassesAndTheRestIsLiteral) {
 
 TEST(MessageFormat, LeadingAndTrailingPlaceholdersAndLaterLinesAreDropped) {
   EXPECT_EQ(pattern("%s failed, ret[%d]"), R"( failed, ret\[(?:-?\d+)\])");
-  EXPECT_EQ(pattern("load file %s\nsecond line %d"), "load file");
-  EXPECT_EQ(pattern("trailing spaces %d   "), "trailing spaces");
+  EXPECT_EQ(pattern("load file %s\nsecond line %d"), R"(load file\b)");
+  EXPECT_EQ(pattern("trailing spaces %d   "), R"(trailing spaces\b)");
+  EXPECT_EQ(pattern("trailing spaces   "), "trailing spaces");
+  EXPECT_EQ(pattern("ret=%d"), "ret=");
+}
+
+TEST(MessageFormat, ALastWordBeforeADroppedPlaceholderEndsAtAWordBoundary) {
+  // ops-nn's "unsupported mode %ld" once claimed MindIE's "unsupported model type: falcon_mamba".
+  EXPECT_TRUE(recognises("unsupported mode %ld", "[ERROR] OP(1,python):x unsupported mode 1"));
+  EXPECT_TRUE(recognises("unsupported mode %ld", "unsupported mode"));
+  EXPECT_FALSE(recognises("unsupported mode %ld", "NotImplementedError: unsupported model type: falcon_mamba"));
+  EXPECT_TRUE(recognises("load file %s", "load file /tmp/x.om failed"));
+  EXPECT_TRUE(recognises("size=%d", "size=12"));
 }
 
 TEST(MessageFormat, PythonPlaceholders) {
