@@ -24,7 +24,15 @@ std::optional<std::vector<Item>> top_level_items(std::string_view re) {
     ++q;
     if (q < re.size() && re[q] == '^') ++q;
     if (q < re.size() && re[q] == ']') ++q;
-    while (q < re.size() && re[q] != ']') q += re[q] == '\\' ? 2u : 1u;
+    while (q < re.size() && re[q] != ']') {
+      if (re[q] == '[' && q + 1 < re.size() && re[q + 1] == ':') {  // a POSIX class, "[:digit:]"
+        const auto close = re.find(":]", q + 2);
+        if (close == std::string_view::npos) return std::nullopt;
+        q = close + 2;
+        continue;
+      }
+      q += re[q] == '\\' ? 2u : 1u;
+    }
     if (q >= re.size()) return std::nullopt;
     return q + 1;
   };

@@ -18,6 +18,12 @@ TEST(RegexSuffix, ALongNamePrefixIsCutBackToTheCharacterBeforeTheValue) {
   EXPECT_EQ(*s, R"((?i)[:=]\s*['\"]?(?<value>nan|-?inf)\b)");
 }
 
+TEST(RegexSuffix, ClassesAreReadWhole) {
+  // "]" inside a class (first, escaped, or closing a POSIX class) does not end it.
+  EXPECT_EQ(first_stage_suffix(R"(id[[:digit:]]+\s*=\s*nan\b)"), std::optional<std::string>(R"(=\s*nan\b)"));
+  EXPECT_EQ(first_stage_suffix(R"(id[]\]x]+\s*=\s*nan\b)"), std::optional<std::string>(R"(=\s*nan\b)"));
+}
+
 TEST(RegexSuffix, NothingIsCutWhereNothingPrecedesTheLiteralOrTheShapeIsNotFollowed) {
   EXPECT_FALSE(first_stage_suffix("Device or resource busy").has_value());
   EXPECT_FALSE(first_stage_suffix(R"(^\s*(?<code>E[12489ABZ]\d{4}): [A-Z])").has_value());

@@ -106,9 +106,9 @@ TEST(Probes, ASharedLiteralCommonInHealthyLinesIsNotChosen) {
 
 TEST(Probes, APatternWithOnlyShortLiteralsIsLeftToItsRegex) {
   // "inf" would pass every INFO line: no probe, so the pattern's regex runs in the first stage.
-  const auto probes = probes_for({R"(loss[:=]\s*(?:nan|inf)\b)", "Device or resource busy"});
+  const auto probes = probes_for({R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)", "Device or resource busy"});
   EXPECT_EQ(probes, (std::vector<std::string>{"device or resource busy"}));
-  EXPECT_FALSE(probes_cover(probes, required_literals(R"(loss[:=]\s*(?:nan|inf)\b)")));
+  EXPECT_FALSE(probes_cover(probes, required_literals(R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)")));
 }
 
 TEST(Probes, APatternIsCoveredOnlyWhenEveryAlternativeHoldsAProbe) {
