@@ -135,6 +135,10 @@ struct Entry {
 struct ScanGate {
   std::vector<std::string> literals;
   bool error_markers = false;
+  // Literals the first stage looks for on behalf of the patterns the gate does not cover
+  // (scan_plan.hpp, choose_probes): shared between patterns where one word serves several,
+  // chosen rare in healthy text. A pattern they cover adds nothing else to the first stage.
+  std::vector<std::string> probes;
   bool operator==(const ScanGate&) const = default;
 };
 

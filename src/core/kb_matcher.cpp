@@ -4,6 +4,7 @@
 #include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/line_info.hpp"
 #include "regex_literals.hpp"
+#include "regex_suffix.hpp"
 #include "scan_plan.hpp"
 
 #include <algorithm>
@@ -157,6 +158,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   // kGateIds are the gate's; a pattern's id is kGateIds + its index.
   std::vector<PatternSet::Spec> specs;
   std::vector<std::size_t> owner;  // spec -> pattern index (npos for gate parts)
+  std::vector<std::size_t> cut;    // specs that are a pattern's regex cut to a suffix
   for (const auto& lit : kb.gate().literals) {
     specs.push_back({literal_regex(lit), true});
     owner.push_back(std::string::npos);
@@ -167,10 +169,20 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       owner.push_back(std::string::npos);
     }
   }
+  for (const auto& lit : kb.gate().probes) {
+    specs.push_back({literal_regex(lit), true});
+    owner.push_back(std::string::npos);
+  }
   for (std::size_t i = 0; i < m->refs_.size(); ++i) {
     const PatternRef& r = m->refs_[i];
     if (r.gated) continue;
     ++m->ungated_;
+    // The compiler's probe literals cover most of these: nothing more to look for, unless
+    // the index cannot offer the pattern (then the first stage must say which it found).
+    if (!kb.gate().probes.empty()) {
+      const bool indexed = r.catalogue != kNoCatalogue ? kb.catalogue()->pattern(r.catalogue).key_count > 0 : !own_keys[i].empty();
+      if (indexed && probes_cover(kb.gate().probes, required_literals(r.regex))) continue;
+    }
     // A pattern whose every match holds one of a few long literals is looked for by them:
     // a literal costs the first stage far less than a regex (docs/scanning.md), and the
     // second stage confirms the pattern on the lines that hold one.
@@ -182,9 +194,18 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       }
       continue;
     }
-    specs.push_back({std::string(r.regex), r.ignore_case});
+    // Its own regex, cut to what its rarest literal needs when that is shorter
+    // (regex_suffix.hpp): the same lines are marked, and a few more.
+    if (auto suffix = first_stage_suffix(r.regex)) {
+      cut.push_back(specs.size());
+      specs.push_back({std::move(*suffix), r.ignore_case});
+    } else {
+      specs.push_back({std::string(r.regex), r.ignore_case});
+    }
     owner.push_back(i);
   }
+  std::vector<bool> suffix_spec(specs.size(), false);
+  for (std::size_t k : cut) suffix_spec[k] = true;
   // A pattern the engine rejects (e.g. a look-ahead) cannot run in the first stage: it is
   // reported and left out.
   for (;;) {
@@ -193,6 +214,12 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       m->gate_ = std::move(*set);
       m->stage1_owner_ = std::move(owner);
       break;
+    }
+    if (error.index < specs.size() && suffix_spec[error.index]) {
+      // A cut the engine rejects: the whole regex instead.
+      specs[error.index] = {std::string(m->refs_[owner[error.index]].regex), m->refs_[owner[error.index]].ignore_case};
+      suffix_spec[error.index] = false;
+      continue;
     }
     if (error.index >= specs.size() || owner[error.index] == std::string::npos) {
       problems.push_back({"", 0, "pattern engine failed: " + error.message, true});
@@ -212,6 +239,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       if (owner[k] != bad_owner) continue;
       specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(k));
       owner.erase(owner.begin() + static_cast<std::ptrdiff_t>(k));
+      suffix_spec.erase(suffix_spec.begin() + static_cast<std::ptrdiff_t>(k));
     }
     --m->ungated_;
   }
@@ -358,7 +386,9 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
     // to compile is reported elsewhere).
     std::erase_if(lines, [&](const std::string& l) { return match_line(l).empty(); });
   } else {
-    for (const auto& lit : kb_.gate().literals) {
+    std::vector<std::string> literals = kb_.gate().literals;
+    literals.insert(literals.end(), kb_.gate().probes.begin(), kb_.gate().probes.end());
+    for (const auto& lit : literals) {
       lines.push_back("x " + lit + " y");
       std::string up = lit;
       for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

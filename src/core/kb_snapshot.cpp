@@ -144,8 +144,8 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB06";
-constexpr std::string_view kTrailer = "NPUDKB06-END";  // a cut snapshot lacks it
+constexpr std::string_view kMagic = "NPUDKB07";
+constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {
   w.str(x.id);
@@ -212,6 +212,7 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
   }
   w.strs(kb.gate().literals);
   w.u32(kb.gate().error_markers ? 1 : 0);
+  w.strs(kb.gate().probes);
   Catalogue::Sections sections;
   Catalogue::write(catalogue, sections);
   w.u32(static_cast<uint32_t>(catalogue.size()));
@@ -262,6 +263,7 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   ScanGate gate;
   gate.literals = r.strs();
   gate.error_markers = r.u32() != 0;
+  gate.probes = r.strs();
   const std::size_t count = r.u32();
   Catalogue::SectionViews sections;
   sections.records = r.view();

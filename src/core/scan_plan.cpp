@@ -149,6 +149,130 @@ GateChoice choose_gate(const std::vector<GatePattern>& patterns, const GateOptio
   return out;
 }
 
+namespace {
+
+// A clause the first stage may look for by literals: few strings, none short, none across a
+// line end.
+bool probe_clause(const std::vector<std::string>& clause, const ProbeOptions& options) {
+  return !clause.empty() && clause.size() <= options.max_strings &&
+         std::all_of(clause.begin(), clause.end(), [&](const std::string& s) {
+           return s.size() >= options.min_literal && s.find('\n') == std::string::npos;
+         });
+}
+
+}  // namespace
+
+bool probes_cover(const std::vector<std::string>& probes, const RequiredLiterals& literals) {
+  return std::any_of(literals.clauses.begin(), literals.clauses.end(),
+                     [&](const auto& c) { return clause_covered(c, probes); });
+}
+
+std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*>& patterns, const ProbeOptions& options) {
+  std::vector<std::string> chosen;
+  const std::string background = ascii_lower(options.background);
+  const double healthy_total = static_cast<double>(std::max<std::size_t>(1, lines_holding(background, "\n")));
+  std::map<std::string, std::size_t> healthy_lines;
+  auto healthy = [&](const std::string& g) {
+    auto it = healthy_lines.find(g);
+    if (it == healthy_lines.end()) it = healthy_lines.emplace(g, lines_holding(background, g)).first;
+    return it->second;
+  };
+  std::vector<const RequiredLiterals*> open;
+  for (const auto* p : patterns) {
+    if (std::any_of(p->clauses.begin(), p->clauses.end(), [&](const auto& c) { return probe_clause(c, options); })) {
+      open.push_back(p);
+    }
+  }
+  auto covered = [&](const RequiredLiterals& p) {
+    return std::any_of(p.clauses.begin(), p.clauses.end(),
+                       [&](const auto& c) { return probe_clause(c, options) && clause_covered(c, chosen); });
+  };
+  // Shared literals first.
+  for (;;) {
+    std::map<std::string, std::size_t> gains;
+    for (const auto* p : open) {
+      std::set<std::string> closes;
+      for (const auto& clause : p->clauses) {
+        if (!probe_clause(clause, options)) continue;
+        // The literal must be in every string the literals so far leave uncovered.
+        std::vector<const std::string*> left;
+        for (const auto& s : clause) {
+          if (!contains_any(s, chosen)) left.push_back(&s);
+        }
+        if (left.empty()) continue;
+        const std::string& s = *left.front();
+        for (std::size_t b = 0; b + options.min_literal <= s.size(); ++b) {
+          for (std::size_t len = options.min_literal; len <= options.max_literal && b + len <= s.size(); ++len) {
+            std::string g = s.substr(b, len);
+            if (closes.count(g) != 0) continue;
+            if (std::all_of(left.begin() + 1, left.end(), [&](const std::string* o) { return o->find(g) != std::string::npos; })) {
+              closes.insert(std::move(g));
+            }
+          }
+        }
+      }
+      for (const auto& g : closes) ++gains[g];
+    }
+    // Most patterns first (stable: alphabetical among equals), so only the leaders are
+    // counted against the background.
+    std::vector<std::pair<std::string, std::size_t>> ranked(gains.begin(), gains.end());
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    const std::string* best = nullptr;
+    std::size_t best_gain = 0, best_healthy = 0;
+    for (const auto& [g, n] : ranked) {
+      if (n < 2 || (best != nullptr && n < best_gain)) break;
+      const std::size_t h = healthy(g);
+      if (static_cast<double>(h) > options.max_healthy_share * healthy_total) continue;
+      if (best == nullptr || n > best_gain || h < best_healthy || (h == best_healthy && g.size() > best->size())) {
+        best = &g;
+        best_gain = n;
+        best_healthy = h;
+      }
+    }
+    if (best == nullptr) break;
+    chosen.push_back(*best);
+    std::erase_if(open, [&](const RequiredLiterals* p) { return covered(*p); });
+  }
+  // Then each pattern left by its own strings: of its clauses, the one whose new strings
+  // fewest healthy lines hold ("hccl_" of "HCCL_[A-Z_]+ set by default to [" would pass
+  // every HCCL trace line; " set by default to [" passes none), then the one needing the
+  // fewest new literals.
+  for (const auto* p : open) {
+    if (covered(*p)) continue;
+    const std::vector<std::string>* best = nullptr;
+    std::pair<std::size_t, std::size_t> best_cost{SIZE_MAX, SIZE_MAX};
+    for (const auto& clause : p->clauses) {
+      if (!probe_clause(clause, options)) continue;
+      std::pair<std::size_t, std::size_t> cost{0, 0};
+      for (const auto& s : clause) {
+        if (contains_any(s, chosen)) continue;
+        cost.first += healthy(s);
+        ++cost.second;
+      }
+      if (cost < best_cost) {
+        best = &clause;
+        best_cost = cost;
+      }
+    }
+    if (best == nullptr) continue;
+    const std::vector<std::string> before = chosen;
+    for (const auto& s : *best) {
+      if (!contains_any(s, before) && std::find(chosen.begin(), chosen.end(), s) == chosen.end()) chosen.push_back(s);
+    }
+  }
+  // A literal that holds another adds nothing.
+  std::vector<std::string> kept;
+  for (const auto& g : chosen) {
+    const bool redundant = std::any_of(chosen.begin(), chosen.end(), [&](const std::string& h) {
+      return h != g && h.size() < g.size() && g.find(h) != std::string::npos;
+    });
+    if (!redundant) kept.push_back(g);
+  }
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  return kept;
+}
+
 std::vector<std::string> index_keys(const RequiredLiterals& literals,
                                     const std::unordered_map<std::string, std::size_t>* key_frequency) {
   const auto* clause = literals.best();

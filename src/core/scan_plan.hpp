@@ -68,6 +68,26 @@ GateChoice choose_gate(const std::vector<GatePattern>& patterns, const GateOptio
 // error-level-only pattern, its line holds an error-level marker).
 bool gate_covers(const ScanGate& gate, const GatePattern& pattern);
 
+// The first stage's literals for the patterns the gate does not cover (ScanGate::probes).
+// Every literal the first stage holds slows it (Vectorscan's literal matcher gives way to a
+// slower one past a few dozen), so patterns share literals where one serves several: the
+// literal that alone completes the most of them, among those few healthy lines hold, until
+// none completes two; each pattern left then gets, for each string of its clause, a literal
+// chosen before that the string holds, else the string itself. Only clauses of at most
+// `max_strings` strings none shorter than `min_literal` bytes count (a short literal passes
+// many lines); a pattern without one runs its own regex in the first stage.
+struct ProbeOptions {
+  std::size_t min_literal = 5;
+  std::size_t max_literal = 16;
+  std::size_t max_strings = 16;
+  std::string_view background;         // healthy log text, as for the gate
+  double max_healthy_share = 0.001;    // a shared literal may let through at most this share of healthy lines
+};
+std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*>& patterns, const ProbeOptions& options);
+
+// Whether `probes` cover a pattern: every string of one of its clauses holds a probe.
+bool probes_cover(const std::vector<std::string>& probes, const RequiredLiterals& literals);
+
 // The index keys of a pattern: lower-case strings of 3 or 4 bytes, one per string of its
 // best clause (the rarest piece by `key_frequency`, when given). A line can only match the
 // pattern if it holds one of them. Empty: the pattern cannot be indexed (checked on every

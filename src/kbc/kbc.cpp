@@ -4,6 +4,7 @@
 // sample recognised, every namespace reachable, the gate proven to pass every sample) and
 // writes the snapshot that is embedded into npu-doctor. A broken knowledge base therefore
 // fails the build, with file:line messages; the patterns the gate does not cover are named.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -53,24 +54,54 @@ nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, nd::Ga
   }
   options.background = background;
   options.error_text = error_text;
-  const nd::GateChoice choice = nd::choose_gate(patterns, options);
+  nd::GateChoice choice = nd::choose_gate(patterns, options);
+  std::vector<const nd::RequiredLiterals*> ungated;
+  for (std::size_t i : choice.ungated) ungated.push_back(&patterns[i].literals);
+  nd::ProbeOptions probe_options;
+  probe_options.background = background;
+  choice.gate.probes = nd::choose_probes(ungated, probe_options);
 
   std::cerr << "npu-doctor-kbc: scan gate: " << choice.gate.literals.size() << " literals";
   for (const auto& l : choice.gate.literals) std::cerr << " '" << l << "'";
   if (choice.gate.error_markers) std::cerr << " + error-level markers";
   std::cerr << "; " << patterns.size() - choice.ungated.size() << " of " << patterns.size()
             << " patterns gated\n";
+  std::size_t own_regex = 0;
   for (std::size_t i : choice.ungated) {
-    const auto* best = patterns[i].literals.best();
-    std::string why = best == nullptr ? "no literal text is certain in every match"
-                                      : "every match holds one of {";
-    if (best != nullptr) {
-      for (std::size_t k = 0; k < best->size(); ++k) why += (k ? ", '" : "'") + (*best)[k] + "'";
-      why += "}, none of them a gate literal";
+    const auto& lits = patterns[i].literals;
+    std::string why;
+    if (nd::probes_cover(choice.gate.probes, lits)) {
+      // The probes this pattern is found by (those its best-covered clause holds).
+      std::vector<std::string> used;
+      for (const auto& p : choice.gate.probes) {
+        for (const auto& c : lits.clauses) {
+          if (std::any_of(c.begin(), c.end(), [&](const std::string& s) { return s.find(p) != std::string::npos; }) &&
+              std::find(used.begin(), used.end(), p) == used.end()) {
+            used.push_back(p);
+          }
+        }
+      }
+      why = "is looked for in the first stage by {";
+      for (std::size_t k = 0; k < used.size() && k < 8; ++k) why += (k ? ", '" : "'") + used[k] + "'";
+      why += used.size() > 8 ? ", ...}" : "}";
+      why += ", no gate literal";
+    } else {
+      ++own_regex;
+      const auto* best = lits.best();
+      why = "runs its own regex in the first stage, the costliest kind: ";
+      if (best == nullptr) {
+        why += "no literal text is certain in every match";
+      } else {
+        why += "every match holds one of {";
+        for (std::size_t k = 0; k < best->size(); ++k) why += (k ? ", '" : "'") + (*best)[k] + "'";
+        why += "}, too short or too many to look for";
+      }
     }
-    std::cerr << owners[i].where.file << ":" << owners[i].where.line << ": note: '" << owners[i].id
-              << "' runs in the first stage: " << why << " (/" << owners[i].regex << "/)\n";
+    std::cerr << owners[i].where.file << ":" << owners[i].where.line << ": note: '" << owners[i].id << "' " << why
+              << " (/" << owners[i].regex << "/)\n";
   }
+  std::cerr << "npu-doctor-kbc: first stage: the gate, " << choice.gate.probes.size() << " probe literals for "
+            << choice.ungated.size() - own_regex << " patterns, " << own_regex << " patterns by their own regex\n";
   const std::string version = kb.version();
   auto parts = std::move(kb).release();
   nd::plan_patterns(parts.entries, parts.extractors, choice.gate, false);

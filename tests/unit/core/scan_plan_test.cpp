@@ -75,6 +75,48 @@ TEST(ScanGate, APatternIsCoveredOnlyWhenEveryAlternativeHoldsAGateLiteral) {
   EXPECT_FALSE(gate_covers(g, pattern(R"(\d+)")));
 }
 
+std::vector<std::string> probes_for(const std::vector<std::string_view>& regexes, std::string_view background = {}) {
+  std::vector<RequiredLiterals> lits;
+  for (auto re : regexes) lits.push_back(required_literals(re));
+  std::vector<const RequiredLiterals*> ptrs;
+  for (const auto& l : lits) ptrs.push_back(&l);
+  ProbeOptions o;
+  o.background = background;
+  return choose_probes(ptrs, o);
+}
+
+TEST(Probes, PatternsShareOneLiteralWhereOneServesSeveral) {
+  // Three patterns need "socket timeout"-ish text: one literal covers them all; the fourth
+  // shares nothing and is looked for by its own string.
+  const auto probes = probes_for({"wait socket timeout, role", "get socket timeout now", "accept socket timeout",
+                                  "Device or resource busy"});
+  EXPECT_EQ(probes.size(), 2u);
+  EXPECT_EQ(std::count(probes.begin(), probes.end(), "device or resource busy"), 1);
+  for (auto re : {"wait socket timeout, role", "get socket timeout now", "accept socket timeout", "Device or resource busy"}) {
+    EXPECT_TRUE(probes_cover(probes, required_literals(re))) << re;
+  }
+}
+
+TEST(Probes, ASharedLiteralCommonInHealthyLinesIsNotChosen) {
+  // " socket " is shared by both, but every healthy line holds it: each keeps its own string.
+  const std::string background = "[INFO] socket 3 open\n[INFO] socket 4 open\n[INFO] socket 5 open\n";
+  const auto probes = probes_for({"socket connect refused", "socket accept timed out"}, background);
+  EXPECT_EQ(probes, (std::vector<std::string>{"socket accept timed out", "socket connect refused"}));
+}
+
+TEST(Probes, APatternWithOnlyShortLiteralsIsLeftToItsRegex) {
+  // "inf" would pass every INFO line: no probe, so the pattern's regex runs in the first stage.
+  const auto probes = probes_for({R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)", "Device or resource busy"});
+  EXPECT_EQ(probes, (std::vector<std::string>{"device or resource busy"}));
+  EXPECT_FALSE(probes_cover(probes, required_literals(R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)")));
+}
+
+TEST(Probes, APatternIsCoveredOnlyWhenEveryAlternativeHoldsAProbe) {
+  const std::vector<std::string> probes = {"refused"};
+  EXPECT_TRUE(probes_cover(probes, required_literals("connection (?:refused|was refused)")));
+  EXPECT_FALSE(probes_cover(probes, required_literals("connection (?:refused|reset)")));
+}
+
 TEST(IndexKeys, OneRareKeyPerStringOfTheBestClause) {
   const auto keys = index_keys(required_literals("(?:socket|notify) wait timeout"));
   ASSERT_EQ(keys.size(), 2u);
