@@ -9,6 +9,21 @@
 namespace npu_doctor {
 namespace {
 
+// `literals` sorted, without duplicates and without any literal that holds another: it adds
+// nothing ("fail" makes "failed" redundant). The gate's and the probes' last step.
+std::vector<std::string> without_redundant(const std::vector<std::string>& literals) {
+  std::vector<std::string> kept;
+  for (const auto& g : literals) {
+    const bool redundant = std::any_of(literals.begin(), literals.end(), [&](const std::string& h) {
+      return h != g && h.size() < g.size() && g.find(h) != std::string::npos;
+    });
+    if (!redundant) kept.push_back(g);
+  }
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  return kept;
+}
+
 bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 bool contains_any(std::string_view s, const std::vector<std::string>& gate) {
@@ -133,18 +148,7 @@ GateChoice choose_gate(const std::vector<GatePattern>& patterns, const GateOptio
     out.gate.literals.push_back(*best);
     std::erase_if(open, [&](std::size_t i) { return gate_covers(out.gate, patterns[i]); });
   }
-  // Literals that another literal of the gate already contains add nothing ("fail" makes
-  // "failed" redundant).
-  auto& lits = out.gate.literals;
-  std::vector<std::string> kept;
-  for (const auto& g : lits) {
-    const bool redundant = std::any_of(lits.begin(), lits.end(), [&](const std::string& h) {
-      return h != g && h.size() < g.size() && g.find(h) != std::string::npos;
-    });
-    if (!redundant) kept.push_back(g);
-  }
-  std::sort(kept.begin(), kept.end());
-  lits = std::move(kept);
+  out.gate.literals = without_redundant(out.gate.literals);
   out.ungated = std::move(open);
   return out;
 }
@@ -260,17 +264,7 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
       if (!contains_any(s, before) && std::find(chosen.begin(), chosen.end(), s) == chosen.end()) chosen.push_back(s);
     }
   }
-  // A literal that holds another adds nothing.
-  std::vector<std::string> kept;
-  for (const auto& g : chosen) {
-    const bool redundant = std::any_of(chosen.begin(), chosen.end(), [&](const std::string& h) {
-      return h != g && h.size() < g.size() && g.find(h) != std::string::npos;
-    });
-    if (!redundant) kept.push_back(g);
-  }
-  std::sort(kept.begin(), kept.end());
-  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-  return kept;
+  return without_redundant(chosen);
 }
 
 std::vector<std::string> index_keys(const RequiredLiterals& literals,
