@@ -127,7 +127,7 @@ void render_isolate_text(const IsolateReport& r, const RenderOptions& o, std::os
     break;
   }
   if (r.result.stopped_early) {
-    out << "\n" << st.yellow(lang == Lang::zh ? "已达到运行次数上限（--max-runs），提前停止。" : "Stopped early: the run limit (--max-runs) was reached.") << "\n";
+    out << "\n" << st.yellow(ui::word(ui::Key::isolate_stopped_early, lang)) << "\n";
   }
   hccl::print_findings_text(r.findings, o, out);
 }

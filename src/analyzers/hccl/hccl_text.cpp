@@ -124,8 +124,7 @@ void render_hccn_text(const HccnReport& r, const RenderOptions& o, std::ostream&
     }
     const bool any_ordered = std::any_of(n.devices.begin(), n.devices.end(), [](const HccnDevice& d) { return d.id_from_order; });
     if (any_ordered) {
-      out << "  " << st.dim(lang == Lang::zh ? "* 输出中没有 hccn_tool -i N 命令行：按出现顺序编号"
-                                             : "* no `hccn_tool -i N` line in the output: numbered in order of appearance")
+      out << "  " << st.dim(ui::word(ui::Key::hccl_hccn_numbered_in_order, lang))
           << "\n";
     }
   }
