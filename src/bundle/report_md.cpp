@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "npu_doctor/embedded_files.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 std::span<const EmbeddedFile> embedded_bundle_data();
@@ -62,7 +63,7 @@ std::string cell(std::string s) {
 }  // namespace
 
 std::string render_report_md(const ReportFacts& f, Lang lang) {
-  const std::string_view none = lang == Lang::zh ? "未收集" : "not collected";
+  const std::string_view none = ui::word(ui::Key::bundle_not_collected, lang);
   std::string versions;
   for (const auto& [k, v] : f.versions) versions += "| " + cell(k) + " | " + cell(v) + " |\n";
   std::string steps;
@@ -78,7 +79,7 @@ std::string render_report_md(const ReportFacts& f, Lang lang) {
                         {"versions", versions},
                         {"check_status", f.check_status.empty() ? std::string(none) : f.check_status},
                         {"check_steps", steps},
-                        {"root_cause", code_block(f.root_cause, lang == Lang::zh ? "未发现错误" : "no error found")},
+                        {"root_cause", code_block(f.root_cause, ui::word(ui::Key::bundle_no_error_found, lang))},
                         {"findings", std::to_string(f.findings)},
                         {"logs", std::to_string(f.logs)},
                         {"environment", code_block(f.environment, none)},

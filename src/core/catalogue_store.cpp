@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "snapshot_io.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -123,7 +124,7 @@ const Entry& Catalogue::entry(std::size_t i) const {
       // Bounds-checked: a damaged record decodes as a plain "other" entry, never a crash.
       e = std::make_unique<Entry>();
       e->id = std::string(id(i));
-      e->title = {"damaged knowledge-base entry", "知识库条目已损坏"};
+      e->title = {std::string(ui::word(ui::Key::kb_damaged_entry, Lang::en)), std::string(ui::word(ui::Key::kb_damaged_entry, Lang::zh))};
       e->origin = Origin::source;
     }
     std::lock_guard lock(texts_mutex_);

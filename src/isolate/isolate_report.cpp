@@ -6,14 +6,12 @@
 #include "core/finding_set.hpp"
 #include "analyzers/hccl/findings_text.hpp"
 #include "analyzers/hccl/hccl_render.hpp"
-#include "analyzers/hccl/ui_words.hpp"
 #include "npu_doctor/kb_ids.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::isolate {
 namespace {
 
-using hccl::Word;
-using hccl::word;
 using json = nlohmann::ordered_json;
 using Captures = std::vector<std::pair<std::string, std::string>>;
 
@@ -47,9 +45,9 @@ Evidence run_evidence(const IsolateRun& run, Captures caps) {
 }
 
 std::string status_word(const RunOutcome& o, Lang lang) {
-  if (o.passed) return std::string(word(Word::pass, lang));
-  if (o.timed_out) return std::string(word(Word::timed_out, lang));
-  return std::string(word(Word::fail, lang));
+  if (o.passed) return std::string(ui::word(ui::Key::isolate_pass, lang));
+  if (o.timed_out) return std::string(ui::word(ui::Key::isolate_timed_out, lang));
+  return std::string(ui::word(ui::Key::isolate_fail, lang));
 }
 
 }  // namespace
@@ -87,11 +85,11 @@ void render_isolate_text(const IsolateReport& r, const RenderOptions& o, std::os
                 "), strategy " + std::string(to_string(r.strategy)) + ", timeout " +
                 std::to_string(r.timeout_ms / 1000) + " s, " + r.kb_version)
       << "\n"
-      << word(Word::command, lang) << ": " << cmd << "\n";
+      << ui::word(ui::Key::isolate_command, lang) << ": " << cmd << "\n";
   for (std::size_t i = 0; i < r.device_names.size() && i < r.result.devices.size(); ++i) {
     if (!r.device_names[i].empty()) out << "  " << st.dim(std::to_string(r.result.devices[i]) + " = " + r.device_names[i]) << "\n";
   }
-  out << "\n" << st.bold(std::string(word(Word::runs, lang))) << "\n";
+  out << "\n" << st.bold(std::string(ui::word(ui::Key::isolate_runs, lang))) << "\n";
   std::size_t n = 0;
   std::size_t list_width = 0;  // columns aligned without tabs
   for (const auto& run : r.result.runs) list_width = std::max(list_width, device_list(run.devices).size());
@@ -103,21 +101,21 @@ void render_isolate_text(const IsolateReport& r, const RenderOptions& o, std::os
     phase.resize(std::max<std::size_t>(phase.size(), 7), ' ');
     std::string list = device_list(run.devices);
     list.resize(list_width + 2, ' ');
-    std::string line = std::string(num) + "  " + phase + std::string(word(Word::devices_set, lang)) + "=" + list;
+    std::string line = std::string(num) + "  " + phase + "ASCEND_RT_VISIBLE_DEVICES=" + list;
     out << "  " << line << (run.outcome.passed ? st.green(status) : st.red(status)) << "  "
         << st.dim(seconds(run.outcome.seconds) + (run.outcome.passed ? "" : ", " + run.outcome.describe)) << "\n";
     if (!run.outcome.passed) {
       if (run.outcome.diagnosis != nullptr) {
-        out << "       " << word(Word::likely_cause, lang) << ": " << st.bold(run.outcome.diagnosis->title.get(lang)) << " "
+        out << "       " << ui::word(ui::Key::isolate_likely_cause, lang) << ": " << st.bold(run.outcome.diagnosis->title.get(lang)) << " "
             << st.dim("(" + run.outcome.diagnosis->id + ")") << "\n";
       }
-      if (!run.outcome.log_path.empty()) out << "       " << word(Word::saved_output, lang) << ": " << run.outcome.log_path << "\n";
+      if (!run.outcome.log_path.empty()) out << "       " << ui::word(ui::Key::isolate_saved_output, lang) << ": " << run.outcome.log_path << "\n";
     }
   }
   // The output of the first failure, where the reason usually is.
   for (const auto& run : r.result.runs) {
     if (run.outcome.passed || run.outcome.tail.empty()) continue;
-    out << "\n" << st.bold(std::string(word(Word::output_tail, lang))) << " (" << word(Word::devices_set, lang) << "="
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::isolate_output_tail, lang))) << " (ASCEND_RT_VISIBLE_DEVICES="
         << device_list(run.devices) << "):\n";
     std::size_t start = 0;
     const std::string& t = run.outcome.tail;
@@ -129,7 +127,7 @@ void render_isolate_text(const IsolateReport& r, const RenderOptions& o, std::os
     break;
   }
   if (r.result.stopped_early) {
-    out << "\n" << st.yellow(lang == Lang::zh ? "已达到运行次数上限（--max-runs），提前停止。" : "Stopped early: the run limit (--max-runs) was reached.") << "\n";
+    out << "\n" << st.yellow(ui::word(ui::Key::isolate_stopped_early, lang)) << "\n";
   }
   hccl::print_findings_text(r.findings, o, out);
 }

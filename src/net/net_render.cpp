@@ -4,30 +4,28 @@
 
 #include "analyzers/hccl/findings_text.hpp"
 #include "analyzers/hccl/hccl_render.hpp"
-#include "analyzers/hccl/ui_words.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::net {
 namespace {
 
 using hccl::fixed;
 using hccl::pad;
-using hccl::Word;
-using hccl::word;
 using ojson = nlohmann::ordered_json;  // not `json`: a unity build may share this file with one using nlohmann::json
 
 std::string rate_cell(const Throughput& t, Lang lang) {
   if (t.measured) return format_rate(t.bits_per_second);
-  return "-" + std::string(t.error.empty() ? "" : " (" + std::string(word(Word::not_measured, lang)) + ")");
+  return "-" + std::string(t.error.empty() ? "" : " (" + std::string(ui::word(ui::Key::net_not_measured, lang)) + ")");
 }
 
 void link_rows(const std::vector<LinkResult>& links, const hccl::TextStyle& st, Lang lang, std::ostream& out) {
-  out << "  " << pad(std::string(word(Word::from, lang)), 22) << pad(std::string(word(Word::to, lang)), 22)
-      << pad(std::string(word(Word::status, lang)), 15) << pad(std::string(word(Word::connect, lang)), 14)
-      << pad(std::string(word(Word::rtt, lang)), 22) << pad(std::string(word(Word::up, lang)), 15)
-      << word(Word::down, lang) << "\n";
+  out << "  " << pad(std::string(ui::word(ui::Key::net_from, lang)), 22) << pad(std::string(ui::word(ui::Key::net_to, lang)), 22)
+      << pad(std::string(ui::word(ui::Key::net_status, lang)), 15) << pad(std::string(ui::word(ui::Key::net_connect, lang)), 14)
+      << pad(std::string(ui::word(ui::Key::net_rtt, lang)), 22) << pad(std::string(ui::word(ui::Key::net_up, lang)), 15)
+      << ui::word(ui::Key::net_down, lang) << "\n";
   for (const auto& l : links) {
     const std::string status(to_string(l.status));
-    out << "  " << pad(l.from.empty() ? std::string(word(Word::this_host, lang)) : l.from, 22) << pad(l.to, 22)
+    out << "  " << pad(l.from.empty() ? std::string(ui::word(ui::Key::net_this_host, lang)) : l.from, 22) << pad(l.to, 22)
         << (l.status == LinkStatus::ok ? pad(status, 15) : st.red(pad(status, 15)))
         << pad(l.connect_ms >= 0 ? fixed(l.connect_ms, 2) : "-", 14)
         << pad(l.rtt && l.rtt->answered > 0 ? fixed(l.rtt->p50_ms, 3) + "/" + fixed(l.rtt->p99_ms, 3) : "-", 22)
@@ -74,16 +72,16 @@ void render_net_text(const NetReport& r, const RenderOptions& o, std::ostream& o
                 " ms per direction, " + r.kb_version)
       << "\n";
   if (!r.control.empty()) {
-    out << "\n" << st.bold(std::string(word(Word::hosts, lang))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::net_hosts, lang))) << "\n";
     link_rows(r.control, st, lang, out);
   }
-  out << "\n" << st.bold(std::string(word(Word::links, lang))) << "\n";
+  out << "\n" << st.bold(std::string(ui::word(ui::Key::net_links, lang))) << "\n";
   link_rows(r.links, st, lang, out);
   if (r.reference_bps) {
-    out << "  " << word(Word::expected, lang) << ": " << format_rate(*r.reference_bps) << " ("
+    out << "  " << ui::word(ui::Key::net_expected, lang) << ": " << format_rate(*r.reference_bps) << " ("
         << (r.reference_source == "given" ? "--expect-throughput" : "upper quartile of all links") << ")\n";
   }
-  for (const auto& h : r.bad_hosts) out << "  " << st.red(std::string(word(Word::host_problem, lang)) + ": " + h) << "\n";
+  for (const auto& h : r.bad_hosts) out << "  " << st.red(std::string(ui::word(ui::Key::net_host_problem, lang)) + ": " + h) << "\n";
   hccl::print_findings_text(r.findings, o, out);
 }
 

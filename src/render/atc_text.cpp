@@ -1,13 +1,12 @@
 // `atc` on a terminal: outcome, phase and case; the operators; the next steps (the case's
 // remedies, the rewritten command, the fusion switch file); then the log findings.
-#include "analysis_words.hpp"
 #include "npu_doctor/atc.hpp"
 #include "terminal_style.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
-using words::W;
 
 using Style = render_detail::TerminalStyle;
 
@@ -18,43 +17,43 @@ std::string where(const SourceLine& s) { return s.line > 0 ? s.path + ":" + std:
 void render_atc_text(const AtcReport& r, const RenderOptions& o, std::ostream& out) {
   const Lang l = o.lang;
   const Style st{o.color};
-  out << st.bold(std::string(words::get(W::atc_title, l))) << "\n";
-  const W outcome = r.outcome == "failed" ? W::failed : r.outcome == "succeeded" ? W::succeeded : W::unknown;
-  out << "  " << words::get(W::outcome, l) << ": "
-      << (r.outcome == "failed" ? st.red(std::string(words::get(outcome, l))) : std::string(words::get(outcome, l))) << "\n";
-  if (r.phase != AtcPhase::unknown) out << "  " << words::get(W::phase, l) << ": " << to_string(r.phase) << "\n";
-  if (r.category) out << "  " << words::get(W::case_, l) << ": " << to_string(*r.category) << "\n";
+  out << st.bold(std::string(ui::word(ui::Key::atc_title, l))) << "\n";
+  const ui::Key outcome = r.outcome == "failed" ? ui::Key::atc_failed : r.outcome == "succeeded" ? ui::Key::atc_succeeded : ui::Key::atc_unknown;
+  out << "  " << ui::word(ui::Key::atc_outcome, l) << ": "
+      << (r.outcome == "failed" ? st.red(std::string(ui::word(outcome, l))) : std::string(ui::word(outcome, l))) << "\n";
+  if (r.phase != AtcPhase::unknown) out << "  " << ui::word(ui::Key::atc_phase, l) << ": " << to_string(r.phase) << "\n";
+  if (r.category) out << "  " << ui::word(ui::Key::atc_case, l) << ": " << to_string(*r.category) << "\n";
   if (r.check_report) {
     const auto& c = *r.check_report;
-    out << "  " << words::get(W::check_report, l) << ": " << c.path << " (" << c.result << ", " << c.fail << "/" << c.total
+    out << "  " << ui::word(ui::Key::atc_check_report, l) << ": " << c.path << " (" << c.result << ", " << c.fail << "/" << c.total
         << ")\n";
   }
   if (!r.operators.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::operators, l))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_operators, l))) << "\n";
     for (const auto& op : r.operators) {
       out << "  " << (op.type.empty() ? "?" : op.type);
-      if (!op.name.empty()) out << "  " << words::get(W::op_name, l) << "=" << op.name;
-      if (!op.opset.empty()) out << "  " << words::get(W::opset, l) << "=" << op.opset << " (" << op.domain << ")";
+      if (!op.name.empty()) out << "  " << ui::word(ui::Key::atc_op_name, l) << "=" << op.name;
+      if (!op.opset.empty()) out << "  " << ui::word(ui::Key::atc_opset, l) << "=" << op.opset << " (" << op.domain << ")";
       out << "  [" << to_string(op.phase) << "]  " << st.cyan(where(op.source)) << "\n";
     }
   }
   if (!r.fusion_passes.empty()) {
-    out << "  " << words::get(W::fusion_passes, l) << ":";
+    out << "  " << ui::word(ui::Key::atc_fusion_passes, l) << ":";
     for (const auto& p : r.fusion_passes) out << " " << p;
     out << "\n";
   }
   if (r.command) {
-    out << "\n  " << words::get(W::command, l) << " (" << where(r.command->source) << "):\n    " << r.command->text << "\n";
+    out << "\n  " << ui::word(ui::Key::atc_command, l) << " (" << where(r.command->source) << "):\n    " << r.command->text << "\n";
   }
   for (const auto& f : r.findings) {
-    out << "\n" << st.bold(std::string(words::get(W::next_steps, l))) << ": " << f.entry->title.get(l) << "  ("
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_next_steps, l))) << ": " << f.entry->title.get(l) << "  ("
         << f.entry->id << ")\n";
     out << "  " << f.entry->cause_text().get(l) << "\n";
     int n = 0;
     for (const auto& rem : f.entry->remedy_texts()) out << "  " << ++n << ". " << rem.get(l) << "\n";
   }
   if (r.fusion_switch_file) {
-    out << "\n  " << words::get(W::fusion_cfg, l) << " " << r.fusion_switch_file->first << ":\n";
+    out << "\n  " << ui::word(ui::Key::atc_fusion_cfg, l) << " " << r.fusion_switch_file->first << ":\n";
     std::string_view c = r.fusion_switch_file->second;
     while (!c.empty()) {
       const auto nl = c.find('\n');
@@ -64,10 +63,10 @@ void render_atc_text(const AtcReport& r, const RenderOptions& o, std::ostream& o
     }
   }
   if (r.rewritten_command) {
-    out << "\n" << st.bold(std::string(words::get(W::rewritten_command, l))) << "\n    " << *r.rewritten_command << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_rewritten_command, l))) << "\n    " << *r.rewritten_command << "\n";
   }
   if (!r.diagnosis.findings.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::findings, l))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_findings, l))) << "\n";
     const Finding* root = r.diagnosis.root_finding();
     for (const auto& f : r.diagnosis.findings) {
       out << "  " << (&f == root ? "* " : "  ") << "[" << to_string(effective_severity(f)) << "] "

@@ -6,10 +6,10 @@
 
 #include "html_escape.hpp"
 #include "html_sections.hpp"
-#include "html_words.hpp"
 #include "mem_chart.hpp"
 #include "profile_html.hpp"
 #include "svg_bar_chart.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::html {
 namespace {
@@ -20,10 +20,10 @@ using render_detail::html_escape;
 constexpr std::size_t kHostsShown = 16;
 
 void check_steps(const CheckView& c, Lang lang, std::ostream& out) {
-  out << "<p class=\"muted\"><code>" << html_escape(c.path) << "</code> · " << html_escape(word(Word::status, lang)) << " <span class=\"st-"
+  out << "<p class=\"muted\"><code>" << html_escape(c.path) << "</code> · " << html_escape(ui::word(ui::Key::html_status, lang)) << " <span class=\"st-"
       << html_escape(c.status) << "\">" << html_escape(c.status) << "</span> · root <code>" << html_escape(c.root) << "</code></p>\n";
-  out << "<table class=\"steps\"><tr><th>" << html_escape(word(Word::step, lang)) << "</th><th>" << html_escape(word(Word::status, lang))
-      << "</th><th>" << html_escape(word(Word::facts, lang)) << "</th><th>" << html_escape(word(Word::check_findings, lang))
+  out << "<table class=\"steps\"><tr><th>" << html_escape(ui::word(ui::Key::html_step, lang)) << "</th><th>" << html_escape(ui::word(ui::Key::html_status, lang))
+      << "</th><th>" << html_escape(ui::word(ui::Key::html_facts, lang)) << "</th><th>" << html_escape(ui::word(ui::Key::html_check_findings, lang))
       << "</th></tr>\n";
   for (const auto& s : c.steps) {
     out << "<tr data-step=\"" << html_escape(s.id) << "\"><td>" << html_escape(s.title.empty() ? s.id : s.title) << "</td><td class=\"st-"
@@ -52,9 +52,9 @@ void node_fact_table(const std::vector<NodeFacts>& nodes, Lang lang, std::ostrea
   for (const auto& n : nodes) {
     for (const auto& [k, v] : n.facts) by_fact[k][v].push_back(n.host);
   }
-  out << "<h3>" << html_escape(word(Word::node_facts, lang)) << "</h3>\n<table class=\"facts\"><tr><th>"
-      << html_escape(word(Word::facts, lang)) << "</th><th>" << html_escape(word(Word::value, lang)) << "</th><th>"
-      << html_escape(word(Word::nodes, lang)) << "</th></tr>\n";
+  out << "<h3>" << html_escape(ui::word(ui::Key::html_node_facts, lang)) << "</h3>\n<table class=\"facts\"><tr><th>"
+      << html_escape(ui::word(ui::Key::html_facts, lang)) << "</th><th>" << html_escape(ui::word(ui::Key::html_value, lang)) << "</th><th>"
+      << html_escape(ui::word(ui::Key::html_nodes, lang)) << "</th></tr>\n";
   for (const auto& [fact, values] : by_fact) {
     const bool differs = values.size() > 1 || values.begin()->second.size() < nodes.size();
     bool first = true;
@@ -62,7 +62,7 @@ void node_fact_table(const std::vector<NodeFacts>& nodes, Lang lang, std::ostrea
       out << "<tr" << (differs ? " class=\"differs\"" : "") << "><td>" << (first ? "<code>" + html_escape(fact) + "</code>" : "")
           << "</td><td>" << html_escape(value) << "</td><td>" << hosts.size() << ": ";
       for (std::size_t i = 0; i < hosts.size() && i < kHostsShown; ++i) out << (i ? ", " : "") << html_escape(hosts[i]);
-      if (hosts.size() > kHostsShown) out << ", … " << hosts.size() - kHostsShown << " " << html_escape(word(Word::and_more, lang));
+      if (hosts.size() > kHostsShown) out << ", … " << hosts.size() - kHostsShown << " " << html_escape(ui::word(ui::Key::html_and_more, lang));
       out << "</td></tr>\n";
       first = false;
     }
@@ -74,14 +74,14 @@ void node_fact_table(const std::vector<NodeFacts>& nodes, Lang lang, std::ostrea
 
 void check_section(const HtmlAttachments& a, Lang lang, std::ostream& out) {
   if (!a.check && a.node_facts.empty()) return;
-  out << "<h2 id=\"check\">" << html_escape(word(Word::environment_check, lang)) << "</h2>\n";
+  out << "<h2 id=\"check\">" << html_escape(ui::word(ui::Key::html_environment_check, lang)) << "</h2>\n";
   if (a.check) check_steps(*a.check, lang, out);
   if (!a.node_facts.empty()) node_fact_table(a.node_facts, lang, out);
 }
 
 void mem_section(const HtmlAttachments& a, Lang lang, std::ostream& out) {
   if (!a.mem) return;
-  out << "<section class=\"attached\" id=\"memory\"><h2>" << html_escape(word(Word::memory, lang)) << "</h2>\n";
+  out << "<section class=\"attached\" id=\"memory\"><h2>" << html_escape(ui::word(ui::Key::html_memory, lang)) << "</h2>\n";
   mem::mem_device_table(*a.mem, lang, out);
   mem::mem_charts(*a.mem, lang, out);
   if (!a.mem->findings.empty()) {
@@ -97,7 +97,7 @@ void mem_section(const HtmlAttachments& a, Lang lang, std::ostream& out) {
 
 void profile_section(const HtmlAttachments& a, Lang lang, std::ostream& out) {
   if (!a.profile) return;
-  out << "<section class=\"attached\" id=\"profile\"><h2>" << html_escape(word(Word::profile, lang)) << "</h2>\n";
+  out << "<section class=\"attached\" id=\"profile\"><h2>" << html_escape(ui::word(ui::Key::html_profile, lang)) << "</h2>\n";
   render_profile_sections(*a.profile, lang, out);
   out << "</section>\n";
 }

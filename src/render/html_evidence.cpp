@@ -2,7 +2,6 @@
 // the other findings, and the inputs that could not be read completely.
 #include "html_escape.hpp"
 #include "html_sections.hpp"
-#include "html_words.hpp"
 #include "report_text.hpp"
 #include "npu_doctor/ui_words.hpp"
 
@@ -86,7 +85,7 @@ void input_problems(const DiagnosisReport& r, Lang lang, std::ostream& out) {
     out << "<li><code>" << html_escape(in.path) << "</code>: " << to_string(in.status) << ", " << html_escape(in.note)
         << "</li>\n";
   }
-  if (hidden > 0) out << "<li class=\"muted\">… " << hidden << " " << html_escape(word(Word::and_more, lang)) << "</li>\n";
+  if (hidden > 0) out << "<li class=\"muted\">… " << hidden << " " << html_escape(ui::word(ui::Key::html_and_more, lang)) << "</li>\n";
   if (shown > 0) out << "</ul>\n";
 }
 

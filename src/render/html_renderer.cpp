@@ -6,7 +6,6 @@
 #include "html_escape.hpp"
 #include "html_report.hpp"
 #include "html_sections.hpp"
-#include "html_words.hpp"
 #include "npu_doctor/render.hpp"
 #include "npu_doctor/version.hpp"
 #include "npu_doctor/ui_words.hpp"
@@ -47,7 +46,7 @@ void render_incident_html(const DiagnosisReport& r, const HtmlAttachments& a, co
       << html::attachments_style(a) << "</style></head><body" << (a.mem ? " data-rendered=\"no\"" : "") << ">\n"
       << "<h1>npu-doctor diagnosis</h1>\n<p class=\"muted\">" << r.inputs.size() << " "
       << html_escape(ui::word(Key::report_unit_inputs, lang)) << ", " << bytes << " bytes, " << r.findings.size() << " "
-      << html_escape(ui::word(Key::report_unit_findings, lang)) << " · " << html_escape(html::word(html::Word::knowledge_base, lang)) << " "
+      << html_escape(ui::word(Key::report_unit_findings, lang)) << " · " << html_escape(ui::word(ui::Key::html_knowledge_base, lang)) << " "
       << html_escape(r.kb_version) << "</p>\n";
   html::root_cause_card(r, lang, out);
   html::cluster_summary(r, lang, out);

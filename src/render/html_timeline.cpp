@@ -10,8 +10,8 @@
 
 #include "html_escape.hpp"
 #include "html_sections.hpp"
-#include "html_words.hpp"
 #include "report_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::html {
 namespace {
@@ -182,9 +182,9 @@ void track(const Row& row, const Range& range, std::ostream& out) {
 
 void rank_row(const Row& row, const Range& range, Lang lang, std::ostream& out) {
   out << "<div class=\"" << row_class(row) << "\" data-rank=\"" << row.rank << "\"><span class=\"l\">"
-      << html_escape(word(Word::rank, lang)) << " " << row.rank;
+      << html_escape(ui::word(ui::Key::html_rank, lang)) << " " << row.rank;
   if (!row.host.empty()) out << " <small>" << html_escape(row.host) << "</small>";
-  if (row.missing) out << " <small>" << html_escape(word(Word::no_logs, lang)) << "</small>";
+  if (row.missing) out << " <small>" << html_escape(ui::word(ui::Key::html_no_logs, lang)) << "</small>";
   out << "</span>";
   track(row, range, out);
   out << "</div>\n";
@@ -215,7 +215,7 @@ void node_groups(const std::vector<Row>& rows, const Range& range, Lang lang, st
     std::string key = row.host;
     if (key.empty()) {
       const int first = row.rank / 8 * 8;
-      key = word(Word::rank, lang);
+      key = ui::word(ui::Key::html_rank, lang);
       key += " " + std::to_string(first) + "–" + std::to_string(first + 7);
     }
     auto [it, fresh] = groups.try_emplace(key);
@@ -229,9 +229,9 @@ void node_groups(const std::vector<Row>& rows, const Range& range, Lang lang, st
     for (const Row* r : ranks) silent += r->silent ? 1 : 0, missing += r->missing ? 1 : 0;
     out << "<details class=\"g\"" << (node.culprit ? " open" : "") << "><summary class=\"" << row_class(node)
         << "\" data-node=\"" << html_escape(key) << "\"><span class=\"l\">" << html_escape(key) << " <small>" << ranks.size()
-        << " " << html_escape(word(Word::ranks, lang));
-    if (silent) out << ", " << silent << " " << html_escape(word(Word::silent_ranks, lang));
-    if (missing) out << ", " << missing << " " << html_escape(word(Word::no_logs, lang));
+        << " " << html_escape(ui::word(ui::Key::html_ranks, lang));
+    if (silent) out << ", " << silent << " " << html_escape(ui::word(ui::Key::html_silent_ranks, lang));
+    if (missing) out << ", " << missing << " " << html_escape(ui::word(ui::Key::html_no_logs, lang));
     out << "</small></span>";
     track(node, range, out);
     out << "</summary>\n";
@@ -241,10 +241,10 @@ void node_groups(const std::vector<Row>& rows, const Range& range, Lang lang, st
 }
 
 void legend_list(const Legend& legend, Lang lang, std::ostream& out) {
-  out << "<p class=\"lg\"><span><i class=\"m e\"></i>" << html_escape(word(Word::error_mark, lang)) << "</span><span><i class=\"m s\"></i>"
-      << html_escape(word(Word::symptom_mark, lang)) << "</span><span><i class=\"m w\"></i>" << html_escape(word(Word::other_mark, lang))
-      << "</span><span><i class=\"sp\"></i>" << html_escape(word(Word::log_span, lang)) << "</span><span class=\"c\">"
-      << html_escape(word(Word::culprit, lang)) << "</span><span class=\"q\">" << html_escape(word(Word::silent, lang))
+  out << "<p class=\"lg\"><span><i class=\"m e\"></i>" << html_escape(ui::word(ui::Key::html_error_mark, lang)) << "</span><span><i class=\"m s\"></i>"
+      << html_escape(ui::word(ui::Key::html_symptom_mark, lang)) << "</span><span><i class=\"m w\"></i>" << html_escape(ui::word(ui::Key::html_other_mark, lang))
+      << "</span><span><i class=\"sp\"></i>" << html_escape(ui::word(ui::Key::html_log_span, lang)) << "</span><span class=\"c\">"
+      << html_escape(ui::word(ui::Key::html_culprit, lang)) << "</span><span class=\"q\">" << html_escape(ui::word(ui::Key::html_silent, lang))
       << "</span></p>\n<ol class=\"lgf\">";
   for (const auto& [f, kind] : legend.items) {
     out << "<li><i class=\"m " << kind << "\"></i>" << html_escape(render_detail::short_label(*f, lang)) << "</li>";
@@ -263,8 +263,8 @@ void timeline(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   std::size_t untimed = 0;
   for (const auto& row : rows) untimed += row.untimed;
   const bool per_node = rows.size() > kMaxRankRows;
-  out << "<h2 id=\"timeline\">" << html_escape(word(Word::timeline, lang)) << "</h2>\n";
-  if (per_node) out << "<p class=\"muted\">" << html_escape(word(Word::timeline_per_node, lang)) << "</p>\n";
+  out << "<h2 id=\"timeline\">" << html_escape(ui::word(ui::Key::html_timeline, lang)) << "</h2>\n";
+  if (per_node) out << "<p class=\"muted\">" << html_escape(ui::word(ui::Key::html_timeline_per_node, lang)) << "</p>\n";
   legend_list(legend, lang, out);
   out << "<div class=\"tl" << (per_node ? " nodes" : "") << "\" data-rows=\"" << rows.size() << "\">\n";
   if (range.any) {
@@ -277,7 +277,7 @@ void timeline(const DiagnosisReport& r, Lang lang, std::ostream& out) {
     for (const auto& row : rows) rank_row(row, range, lang, out);
   }
   out << "</div>\n";
-  if (untimed > 0) out << "<p class=\"muted\">" << untimed << " " << html_escape(word(Word::untimed, lang)) << "</p>\n";
+  if (untimed > 0) out << "<p class=\"muted\">" << untimed << " " << html_escape(ui::word(ui::Key::html_untimed, lang)) << "</p>\n";
 }
 
 std::string_view timeline_style() {

@@ -2,7 +2,6 @@
 // its evidence and remedies, then the cross-rank decision.
 #include "html_escape.hpp"
 #include "html_sections.hpp"
-#include "html_words.hpp"
 #include "report_text.hpp"
 #include "npu_doctor/ui_words.hpp"
 
@@ -49,20 +48,20 @@ void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
 void cluster_summary(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   if (!r.cluster) return;
   const auto& c = *r.cluster;
-  out << "<h2 id=\"cluster\">" << html_escape(word(Word::cluster, lang)) << ": " << c.ranks << " "
-      << html_escape(word(Word::ranks, lang)) << "</h2>\n<table class=\"kv\">\n";
+  out << "<h2 id=\"cluster\">" << html_escape(ui::word(ui::Key::html_cluster, lang)) << ": " << c.ranks << " "
+      << html_escape(ui::word(ui::Key::html_ranks, lang)) << "</h2>\n<table class=\"kv\">\n";
   if (c.culprit) {
-    out << "<tr><th>" << html_escape(word(Word::culprit, lang)) << "</th><td>"
-        << html_escape(word(Word::rank, lang)) << " " << c.culprit->rank
+    out << "<tr><th>" << html_escape(ui::word(ui::Key::html_culprit, lang)) << "</th><td>"
+        << html_escape(ui::word(ui::Key::html_rank, lang)) << " " << c.culprit->rank
         << (c.culprit->host.empty() ? "" : " (" + html_escape(c.culprit->host) + ")") << "</td></tr>\n";
   }
-  out << "<tr><th>" << html_escape(word(Word::basis, lang)) << "</th><td>" << to_string(c.basis) << "</td></tr>\n<tr><th>"
-      << html_escape(word(Word::confidence, lang)) << "</th><td>" << html_escape(c.confidence) << "</td></tr>\n<tr><th>"
-      << html_escape(word(Word::why, lang)) << "</th><td>" << html_escape(cluster_reason(c, lang)) << "</td></tr>\n";
-  const std::pair<Word, const std::vector<int>*> lists[] = {
-      {Word::symptom_ranks, &c.symptom_ranks}, {Word::silent_ranks, &c.silent_ranks}, {Word::missing_ranks, &c.missing_ranks}};
+  out << "<tr><th>" << html_escape(ui::word(ui::Key::html_basis, lang)) << "</th><td>" << to_string(c.basis) << "</td></tr>\n<tr><th>"
+      << html_escape(ui::word(ui::Key::html_confidence, lang)) << "</th><td>" << html_escape(c.confidence) << "</td></tr>\n<tr><th>"
+      << html_escape(ui::word(ui::Key::html_why, lang)) << "</th><td>" << html_escape(cluster_reason(c, lang)) << "</td></tr>\n";
+  const std::pair<ui::Key, const std::vector<int>*> lists[] = {
+      {ui::Key::html_symptom_ranks, &c.symptom_ranks}, {ui::Key::html_silent_ranks, &c.silent_ranks}, {ui::Key::html_missing_ranks, &c.missing_ranks}};
   for (const auto& [w, ranks] : lists) {
-    if (!ranks->empty()) out << "<tr><th>" << html_escape(word(w, lang)) << "</th><td>" << ranks_text(*ranks) << "</td></tr>\n";
+    if (!ranks->empty()) out << "<tr><th>" << html_escape(ui::word(w, lang)) << "</th><td>" << ranks_text(*ranks) << "</td></tr>\n";
   }
   out << "</table>\n";
 }

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/memory/byte_size.hpp"
-#include "analyzers/memory/mem_ui_text.hpp"
-#include "mem_words.hpp"
+#include "analyzers/memory/mem_verdict_words.hpp"
 #include "html_escape.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::mem {
 namespace {
@@ -30,17 +30,14 @@ std::string script_json(const json& j) {
   return r;
 }
 
-using render_words::bytes;
-using render_words::word;
-
 json chart_data(const MemReport& r, Lang lang) {
   json j;
-  j["labels"] = {{"allocated", word(MemText::allocated, lang)},
-                 {"reserved", word(MemText::reserved, lang)},
-                 {"capacity", word(MemText::capacity, lang)},
-                 {"trend", word(MemText::trend, lang)},
-                 {"step", word(MemText::steps, lang)},
-                 {"projected", word(MemText::projected_oom, lang)}};
+  j["labels"] = {{"allocated", ui::text(ui::Key::mem_allocated, lang)},
+                 {"reserved", ui::text(ui::Key::mem_reserved, lang)},
+                 {"capacity", ui::text(ui::Key::mem_capacity, lang)},
+                 {"trend", ui::text(ui::Key::mem_trend, lang)},
+                 {"step", ui::text(ui::Key::mem_steps, lang)},
+                 {"projected", ui::text(ui::Key::mem_projected_oom, lang)}};
   json devices = json::array();
   for (const auto& d : r.devices) {
     json points = json::array();
@@ -170,20 +167,20 @@ svg .cursor{stroke:#656d76;stroke-width:1}svg .tip{font-size:12px;fill:#1f2328}
 }
 
 void mem_device_table(const MemReport& r, Lang lang, std::ostream& out) {
-  out << "<table id=\"devices\"><tr><th>" << esc(word(MemText::device, lang)) << "</th><th>"
-      << esc(word(MemText::samples, lang)) << "</th><th>" << esc(word(MemText::steps, lang)) << "</th><th>"
-      << esc(word(MemText::peak, lang)) << "</th><th>" << esc(word(MemText::reserved, lang)) << "</th><th>"
-      << esc(word(MemText::capacity, lang)) << "</th><th>" << esc(word(MemText::headroom, lang)) << "</th><th>"
-      << esc(word(MemText::fragmentation, lang)) << "</th><th>" << esc(word(MemText::leak, lang)) << "</th></tr>\n";
+  out << "<table id=\"devices\"><tr><th>" << esc(ui::text(ui::Key::mem_device, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_samples, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_steps, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_peak, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_reserved, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_capacity, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_headroom, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_fragmentation, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_leak, lang)) << "</th></tr>\n";
   for (const auto& d : r.devices) {
     out << "<tr data-device=\"" << d.device << "\"><td>" << d.device << "</td><td>" << d.samples << "</td><td>"
-        << d.first_step << "–" << d.last_step << "</td><td>" << esc(bytes(d.peak.bytes)) << "</td><td>"
-        << (d.peak_reserved ? esc(bytes(d.peak_reserved->bytes)) : "–") << "</td><td>"
-        << (d.capacity ? esc(bytes(*d.capacity)) : esc(word(MemText::unknown, lang))) << "</td><td>"
+        << d.first_step << "–" << d.last_step << "</td><td>" << esc(format_byte_count(d.peak.bytes)) << "</td><td>"
+        << (d.peak_reserved ? esc(format_byte_count(d.peak_reserved->bytes)) : "–") << "</td><td>"
+        << (d.capacity ? esc(format_byte_count(*d.capacity)) : esc(ui::text(ui::Key::mem_unknown, lang))) << "</td><td>"
         << (d.headroom_bytes ? esc(format_bytes(static_cast<double>(*d.headroom_bytes))) : "–") << "</td><td>";
     if (d.fragmentation.max_gap_bytes) {
       out << "<span class=\"" << (d.fragmentation.warning ? "warn" : "dim") << "\">"
-          << esc(bytes(*d.fragmentation.max_gap_bytes)) << "</span>";
+          << esc(format_byte_count(*d.fragmentation.max_gap_bytes)) << "</span>";
     } else {
       out << "–";
     }
@@ -192,12 +189,12 @@ void mem_device_table(const MemReport& r, Lang lang, std::ostream& out) {
       char conf[16];
       std::snprintf(conf, sizeof conf, "%.2f", d.leak.confidence);
       out << "<span class=\"err\">+" << esc(format_bytes(d.leak.bytes_per_step)) << " "
-          << esc(word(MemText::per_step, lang)) << "</span>, " << esc(word(MemText::confidence, lang)) << " " << conf;
+          << esc(ui::text(ui::Key::mem_per_step, lang)) << "</span>, " << esc(ui::text(ui::Key::mem_confidence, lang)) << " " << conf;
       if (d.leak.projected_oom_step) {
-        out << ", " << esc(word(MemText::projected_oom, lang)) << " " << *d.leak.projected_oom_step;
+        out << ", " << esc(ui::text(ui::Key::mem_projected_oom, lang)) << " " << *d.leak.projected_oom_step;
       }
     } else {
-      out << esc(word(MemText::no_leak, lang)) << " <span class=\"dim\">("
+      out << esc(ui::text(ui::Key::mem_no_leak, lang)) << " <span class=\"dim\">("
           << esc(std::string(leak_reason_text(d.leak.reason, lang))) << ")</span>";
     }
     out << "</td></tr>\n";
@@ -206,12 +203,12 @@ void mem_device_table(const MemReport& r, Lang lang, std::ostream& out) {
 }
 
 void mem_charts(const MemReport& r, Lang lang, std::ostream& out) {
-  out << "<div class=\"legend\"><span><i style=\"background:#0969da\"></i>" << esc(word(MemText::allocated, lang))
-      << "</span><span><i style=\"background:#8250df\"></i>" << esc(word(MemText::reserved, lang))
-      << "</span><span><i style=\"background:#cf222e\"></i>" << esc(word(MemText::capacity, lang))
-      << "</span><span><i style=\"background:#bf8700\"></i>" << esc(word(MemText::trend, lang)) << "</span></div>\n";
+  out << "<div class=\"legend\"><span><i style=\"background:#0969da\"></i>" << esc(ui::text(ui::Key::mem_allocated, lang))
+      << "</span><span><i style=\"background:#8250df\"></i>" << esc(ui::text(ui::Key::mem_reserved, lang))
+      << "</span><span><i style=\"background:#cf222e\"></i>" << esc(ui::text(ui::Key::mem_capacity, lang))
+      << "</span><span><i style=\"background:#bf8700\"></i>" << esc(ui::text(ui::Key::mem_trend, lang)) << "</span></div>\n";
   for (const auto& d : r.devices) {
-    out << "<div class=\"chart\" id=\"chart-" << d.device << "\"><h3>" << esc(word(MemText::device, lang)) << " "
+    out << "<div class=\"chart\" id=\"chart-" << d.device << "\"><h3>" << esc(ui::text(ui::Key::mem_device, lang)) << " "
         << d.device << "</h3></div>\n";
   }
   out << "<noscript><p class=\"warn\">The charts need JavaScript.</p></noscript>\n";

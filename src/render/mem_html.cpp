@@ -6,21 +6,18 @@
 #include <cstdio>
 
 #include "analyzers/memory/byte_size.hpp"
-#include "analyzers/memory/mem_ui_text.hpp"
-#include "mem_words.hpp"
+#include "analyzers/memory/mem_verdict_words.hpp"
 #include "mem_chart.hpp"
 #include "mem_render.hpp"
 #include "npu_doctor/version.hpp"
 #include "html_escape.hpp"
 #include "report_text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::mem {
 namespace {
 
 std::string esc(std::string_view s) { return render_detail::html_escape(s); }
-
-using render_words::bytes;
-using render_words::word;
 
 constexpr std::string_view kStyle = R"css(
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;margin:24px auto;max-width:960px;color:#1f2328;padding:0 12px}
@@ -32,12 +29,12 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 )css";
 
 void ooms(const MemReport& r, Lang lang, std::ostream& out) {
-  out << "<table id=\"oom\"><tr><th>" << esc(word(MemText::evidence, lang)) << "</th><th>"
-      << esc(word(MemText::device, lang)) << "</th><th>" << esc(word(MemText::requested, lang)) << "</th><th>"
-      << esc(word(MemText::allocated, lang)) << "</th><th>" << esc(word(MemText::reserved, lang)) << "</th><th>"
-      << esc(word(MemText::free_word, lang)) << "</th><th>" << esc(word(MemText::capacity, lang)) << "</th><th>"
-      << esc(word(MemText::classified_as, lang)) << "</th></tr>\n";
-  auto cell = [&](const std::optional<uint64_t>& v) { out << "<td>" << (v ? esc(bytes(*v)) : "–") << "</td>"; };
+  out << "<table id=\"oom\"><tr><th>" << esc(ui::text(ui::Key::mem_evidence, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_device, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_requested, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_allocated, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_reserved, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_free, lang)) << "</th><th>" << esc(ui::text(ui::Key::mem_capacity, lang)) << "</th><th>"
+      << esc(ui::text(ui::Key::mem_classified_as, lang)) << "</th></tr>\n";
+  auto cell = [&](const std::optional<uint64_t>& v) { out << "<td>" << (v ? esc(format_byte_count(*v)) : "–") << "</td>"; };
   for (const auto& e : r.ooms) {
     out << "<tr><td><code>" << esc(e.path) << ":" << e.line << "</code><br><span class=\"dim\">" << esc(e.rule)
         << "</span></td><td>" << (e.device ? std::to_string(*e.device) : "–") << "</td>";
@@ -46,7 +43,7 @@ void ooms(const MemReport& r, Lang lang, std::ostream& out) {
     cell(e.reserved);
     cell(e.free);
     cell(e.total);
-    out << "<td>" << (e.classification.empty() ? esc(word(MemText::unclassified, lang)) : "<b>" + esc(e.classification) + "</b>")
+    out << "<td>" << (e.classification.empty() ? esc(ui::text(ui::Key::mem_unclassified, lang)) : "<b>" + esc(e.classification) + "</b>")
         << "<br><span class=\"dim\">" << esc(std::string(phase_text(e.phase, lang))) << "</span></td></tr>\n";
   }
   out << "</table>\n";
@@ -62,7 +59,7 @@ void findings(const MemReport& r, Lang lang, std::ostream& out) {
     for (const auto& ev : f.evidence) {
       out << "<pre>" << esc(render_detail::location(ev)) << "  " << esc(ev.text) << "</pre>\n";
     }
-    out << "<p>" << esc(word(MemText::cause, lang)) << ": " << esc(e.cause_text().get(lang)) << "</p><ol>";
+    out << "<p>" << esc(ui::text(ui::Key::mem_cause, lang)) << ": " << esc(e.cause_text().get(lang)) << "</p><ol>";
     for (const auto& rem : e.remedy_texts()) out << "<li>" << esc(rem.get(lang)) << "</li>";
     out << "</ol></div>\n";
   }
@@ -78,19 +75,19 @@ void render_mem_html(const MemReport& r, const RenderOptions& o, std::ostream& o
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<meta name=\"generator\" content=\"npu-doctor " << esc(std::string(kVersion)) << "\">\n"
       << "<title>npu-doctor mem</title>\n<style>" << kStyle << mem_chart_style() << "</style>\n</head>\n<body data-rendered=\"no\">\n"
-      << "<h1>npu-doctor mem</h1>\n<p class=\"dim\">" << r.devices.size() << " " << esc(word(MemText::device, lang))
+      << "<h1>npu-doctor mem</h1>\n<p class=\"dim\">" << r.devices.size() << " " << esc(ui::text(ui::Key::mem_device, lang))
       << " · " << r.ooms.size() << " OOM · " << esc(r.kb_version) << "</p>\n";
   if (!r.devices.empty()) {
-    out << "<h2>" << esc(word(MemText::heading, lang)) << "</h2>\n";
+    out << "<h2>" << esc(ui::text(ui::Key::mem_heading, lang)) << "</h2>\n";
     mem_device_table(r, lang, out);
     mem_charts(r, lang, out);
   }
   if (!r.ooms.empty()) {
-    out << "<h2>" << esc(word(MemText::oom_heading, lang)) << "</h2>\n";
+    out << "<h2>" << esc(ui::text(ui::Key::mem_oom_heading, lang)) << "</h2>\n";
     ooms(r, lang, out);
   }
-  out << "<h2>" << esc(word(MemText::findings, lang)) << "</h2>\n";
-  if (r.findings.empty()) out << "<p>" << esc(word(MemText::nothing_found, lang)) << "</p>\n";
+  out << "<h2>" << esc(ui::text(ui::Key::mem_findings, lang)) << "</h2>\n";
+  if (r.findings.empty()) out << "<p>" << esc(ui::text(ui::Key::mem_nothing_found, lang)) << "</p>\n";
   findings(r, lang, out);
   mem_chart_script(r, lang, out);
   out << "</body>\n</html>\n";

@@ -4,19 +4,18 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "analysis_words.hpp"
 #include "html_escape.hpp"
 #include "profile_html.hpp"
 #include "svg_bar_chart.hpp"
 #include "npu_doctor/profile.hpp"
 #include "npu_doctor/version.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
 using render_detail::html_escape;
 using render_detail::svg_bar_chart;
-using words::W;
 
 std::string num(double v, int digits = 1) {
   char buf[48];
@@ -35,12 +34,12 @@ void ops_section(const ProfileReport& r, const std::vector<const OpStat*>& ops, 
     values.push_back(by_avg ? ms(o->avg_us()) : ms(o->total_us) + "  " + num(o->share * 100) + "%");
     hot.push_back(o->is_ai_cpu());
   }
-  out << "<h2>" << html_escape(words::get(by_avg ? W::top_by_avg : W::top_by_total, l)) << "</h2>\n";
+  out << "<h2>" << html_escape(ui::word(by_avg ? ui::Key::profile_top_by_avg : ui::Key::profile_top_by_total, l)) << "</h2>\n";
   svg_bar_chart(rows, values, hot, out);
-  out << "<table><tr><th>" << html_escape(words::get(W::op_type, l)) << "</th><th>"
-      << html_escape(words::get(W::task_type, l)) << "</th><th>" << html_escape(words::get(W::calls, l)) << "</th><th>"
-      << html_escape(words::get(W::total, l)) << "</th><th>" << html_escape(words::get(W::average, l)) << "</th><th>"
-      << html_escape(words::get(W::share, l)) << "</th></tr>\n";
+  out << "<table><tr><th>" << html_escape(ui::word(ui::Key::profile_op_type, l)) << "</th><th>"
+      << html_escape(ui::word(ui::Key::profile_task_type, l)) << "</th><th>" << html_escape(ui::word(ui::Key::profile_calls, l)) << "</th><th>"
+      << html_escape(ui::word(ui::Key::profile_total, l)) << "</th><th>" << html_escape(ui::word(ui::Key::profile_average, l)) << "</th><th>"
+      << html_escape(ui::word(ui::Key::profile_share, l)) << "</th></tr>\n";
   for (const OpStat* o : ops) {
     out << "<tr" << (o->is_ai_cpu() ? " class=\"hot\"" : "") << "><td>" << html_escape(o->type) << "</td><td>"
         << html_escape(o->task_type) << "</td><td>" << o->count << "</td><td>" << ms(o->total_us) << "</td><td>"
@@ -70,9 +69,9 @@ std::string_view profile_sections_style() {
 
 void render_profile_sections(const ProfileReport& r, Lang l, std::ostream& out) {
   out << "<p>npu-doctor " << html_escape(kVersion) << " &middot; "
-      << html_escape(words::get(W::source, l)) << ": " << html_escape(r.ops_source.empty() ? "-" : r.ops_source) << "</p>\n";
-  out << "<h2>" << html_escape(words::get(W::findings, l)) << "</h2>\n";
-  if (r.findings.empty()) out << "<p>" << html_escape(words::get(W::no_findings, l)) << "</p>\n";
+      << html_escape(ui::word(ui::Key::profile_source, l)) << ": " << html_escape(r.ops_source.empty() ? "-" : r.ops_source) << "</p>\n";
+  out << "<h2>" << html_escape(ui::word(ui::Key::profile_findings, l)) << "</h2>\n";
+  if (r.findings.empty()) out << "<p>" << html_escape(ui::word(ui::Key::profile_no_findings, l)) << "</p>\n";
   for (const auto& f : r.findings) {
     out << "<div class=\"finding\"><p><b>" << html_escape(f.entry->title.get(l)) << "</b> <small>(" << html_escape(f.entry->id)
         << ")</small></p>\n";
@@ -81,30 +80,30 @@ void render_profile_sections(const ProfileReport& r, Lang l, std::ostream& out) 
     for (const auto& rem : f.entry->remedy_texts()) out << "<li>" << html_escape(rem.get(l)) << "</li>\n";
     out << "</ol></div>\n";
   }
-  if (!r.any_data()) out << "<p>" << html_escape(words::get(W::no_data, l)) << "</p>\n";
+  if (!r.any_data()) out << "<p>" << html_escape(ui::word(ui::Key::profile_no_data, l)) << "</p>\n";
   if (!r.ops.empty()) {
     ops_section(r, r.top_by_total(), false, l, out);
     ops_section(r, r.top_by_average(), true, l, out);
   }
   if (r.time_split) {
     const TimeSplit& t = *r.time_split;
-    out << "<h2>" << html_escape(words::get(W::time_split, l)) << " <small>(" << html_escape(t.source) << ")</small></h2>\n";
+    out << "<h2>" << html_escape(ui::word(ui::Key::profile_time_split, l)) << " <small>(" << html_escape(t.source) << ")</small></h2>\n";
     const double tot = t.total_us > 0 ? t.total_us : 1;
-    svg_bar_chart({{std::string(words::get(W::compute, l)), t.compute_us},
-               {std::string(words::get(W::communication, l)), t.communication_us},
-               {std::string(words::get(W::free_time, l)), t.free_us}},
+    svg_bar_chart({{std::string(ui::word(ui::Key::profile_compute, l)), t.compute_us},
+               {std::string(ui::word(ui::Key::profile_communication, l)), t.communication_us},
+               {std::string(ui::word(ui::Key::profile_free_time, l)), t.free_us}},
               {ms(t.compute_us) + "  " + num(t.compute_us / tot * 100) + "%",
                ms(t.communication_us) + "  " + num(t.communication_us / tot * 100) + "%",
                ms(t.free_us) + "  " + num(t.free_us / tot * 100) + "%"},
               {false, false, t.free_us / tot > kFreeShareThreshold}, out);
   }
   if (!r.ranks.empty()) {
-    out << "<h2>" << html_escape(words::get(W::ranks, l)) << "</h2>\n";
+    out << "<h2>" << html_escape(ui::word(ui::Key::profile_ranks, l)) << "</h2>\n";
     std::vector<std::pair<std::string, double>> rows;
     std::vector<std::string> values;
     std::vector<bool> hot;
     for (const auto& x : r.ranks) {
-      rows.emplace_back(std::string(words::get(W::rank, l)) + " " + x.rank, x.wait());
+      rows.emplace_back(std::string(ui::word(ui::Key::profile_rank, l)) + " " + x.rank, x.wait());
       values.push_back(num(x.wait() * 100) + "%");
       hot.push_back(x.wait() > kWaitRatioThreshold);
     }
@@ -112,14 +111,14 @@ void render_profile_sections(const ProfileReport& r, Lang l, std::ostream& out) 
     if (r.communication) {
       const auto& v = *r.communication;
       out << "<p>";
-      if (!v.slow_rank.empty()) out << html_escape(words::get(W::verdict_slow_rank, l)) << " <b>" << html_escape(v.slow_rank) << "</b>";
-      else if (v.slow_link) out << html_escape(words::get(W::verdict_slow_link, l));
-      else out << html_escape(words::get(W::verdict_ok, l));
+      if (!v.slow_rank.empty()) out << html_escape(ui::word(ui::Key::profile_verdict_slow_rank, l)) << " <b>" << html_escape(v.slow_rank) << "</b>";
+      else if (v.slow_link) out << html_escape(ui::word(ui::Key::profile_verdict_slow_link, l));
+      else out << html_escape(ui::word(ui::Key::profile_verdict_ok, l));
       out << "</p>\n";
     }
   }
   if (!r.column_problems.empty()) {
-    out << "<h2>" << html_escape(words::get(W::column_problems, l)) << "</h2>\n<ul>\n";
+    out << "<h2>" << html_escape(ui::word(ui::Key::profile_column_problems, l)) << "</h2>\n<ul>\n";
     for (const auto& p : r.column_problems) {
       out << "<li>" << html_escape(p.path) << ": " << html_escape(p.column) << " " << html_escape(p.problem);
       if (p.rows > 0) out << " (" << p.rows << ")";

@@ -1,14 +1,13 @@
 // `profile` on a terminal: findings first, then the rankings, the time split, the ranks.
 #include <cstdio>
 
-#include "analysis_words.hpp"
 #include "npu_doctor/profile.hpp"
 #include "terminal_style.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
-using words::W;
 
 std::string us(double v) {  // 1234.5 -> "1.23 ms"
   char buf[48];
@@ -33,14 +32,14 @@ std::string pad(std::string s, std::size_t w, bool right = false) {
 using Style = render_detail::TerminalStyle;
 
 void op_table(const std::vector<const OpStat*>& ops, Lang l, const Style& st, std::ostream& out) {
-  out << "  " << pad(std::string(words::get(W::op_type, l)), 28) << pad(std::string(words::get(W::task_type, l)), 16)
-      << pad(std::string(words::get(W::calls, l)), 9, true) << pad(std::string(words::get(W::total, l)), 12, true)
-      << pad(std::string(words::get(W::average, l)), 12, true) << pad(std::string(words::get(W::share, l)), 8, true)
+  out << "  " << pad(std::string(ui::word(ui::Key::profile_op_type, l)), 28) << pad(std::string(ui::word(ui::Key::profile_task_type, l)), 16)
+      << pad(std::string(ui::word(ui::Key::profile_calls, l)), 9, true) << pad(std::string(ui::word(ui::Key::profile_total, l)), 12, true)
+      << pad(std::string(ui::word(ui::Key::profile_average, l)), 12, true) << pad(std::string(ui::word(ui::Key::profile_share, l)), 8, true)
       << "\n";
   for (const OpStat* o : ops) {
     std::string line = "  " + pad(o->type, 28) + pad(o->task_type, 16) + pad(std::to_string(o->count), 9, true) +
                        pad(us(o->total_us), 12, true) + pad(us(o->avg_us()), 12, true) + pad(pct(o->share), 8, true);
-    if (o->is_ai_cpu()) line += "  " + st.yellow("<- " + std::string(words::get(W::ai_cpu_flag, l)));
+    if (o->is_ai_cpu()) line += "  " + st.yellow("<- " + std::string(ui::word(ui::Key::profile_ai_cpu_flag, l)));
     out << line << "\n";
   }
 }
@@ -50,8 +49,8 @@ void op_table(const std::vector<const OpStat*>& ops, Lang l, const Style& st, st
 void render_profile_text(const ProfileReport& r, const RenderOptions& o, std::ostream& out) {
   const Lang l = o.lang;
   const Style st{o.color};
-  out << st.bold(std::string(words::get(W::findings, l))) << "\n";
-  if (r.findings.empty()) out << "  " << words::get(W::no_findings, l) << "\n";
+  out << st.bold(std::string(ui::word(ui::Key::profile_findings, l))) << "\n";
+  if (r.findings.empty()) out << "  " << ui::word(ui::Key::profile_no_findings, l) << "\n";
   for (const auto& f : r.findings) {
     out << "  " << st.yellow("[" + std::string(to_string(effective_severity(f))) + "]") << " " << f.entry->title.get(l)
         << "  (" << f.entry->id << ")\n";
@@ -61,37 +60,37 @@ void render_profile_text(const ProfileReport& r, const RenderOptions& o, std::os
     for (const auto& rem : f.entry->remedy_texts()) out << "      " << ++n << ". " << rem.get(l) << "\n";
   }
   if (!r.any_data()) {
-    out << "\n" << words::get(W::no_data, l) << "\n";
+    out << "\n" << ui::word(ui::Key::profile_no_data, l) << "\n";
   }
   if (!r.ops.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::profile_title, l))) << "  (" << words::get(W::source, l) << ": "
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_title, l))) << "  (" << ui::word(ui::Key::profile_source, l) << ": "
         << r.ops_source << ", " << us(r.total_task_us) << ")\n";
-    out << " " << words::get(W::top_by_total, l) << "\n";
+    out << " " << ui::word(ui::Key::profile_top_by_total, l) << "\n";
     op_table(r.top_by_total(), l, st, out);
-    out << " " << words::get(W::top_by_avg, l) << "\n";
+    out << " " << ui::word(ui::Key::profile_top_by_avg, l) << "\n";
     op_table(r.top_by_average(), l, st, out);
   }
   if (r.time_split) {
     const TimeSplit& t = *r.time_split;
     const double tot = t.total_us > 0 ? t.total_us : 1;
-    out << "\n" << st.bold(std::string(words::get(W::time_split, l))) << "  (" << words::get(W::source, l) << ": "
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_time_split, l))) << "  (" << ui::word(ui::Key::profile_source, l) << ": "
         << t.source << ")\n";
-    out << "  " << pad(std::string(words::get(W::compute, l)), 16) << pad(us(t.compute_us), 12, true)
+    out << "  " << pad(std::string(ui::word(ui::Key::profile_compute, l)), 16) << pad(us(t.compute_us), 12, true)
         << pad(pct(t.compute_us / tot), 8, true) << "\n";
-    out << "  " << pad(std::string(words::get(W::communication, l)), 16) << pad(us(t.communication_us), 12, true)
+    out << "  " << pad(std::string(ui::word(ui::Key::profile_communication, l)), 16) << pad(us(t.communication_us), 12, true)
         << pad(pct(t.communication_us / tot), 8, true) << "\n";
     if (t.overlapped_us > 0) {
-      out << "  " << pad(std::string(words::get(W::overlapped, l)), 16) << pad(us(t.overlapped_us), 12, true) << "\n";
+      out << "  " << pad(std::string(ui::word(ui::Key::profile_overlapped, l)), 16) << pad(us(t.overlapped_us), 12, true) << "\n";
     }
-    out << "  " << pad(std::string(words::get(W::free_time, l)), 16) << pad(us(t.free_us), 12, true)
-        << pad(pct(t.free_us / tot), 8, true) << (t.free_known ? "" : "  (" + std::string(words::get(W::approximate, l)) + ")")
+    out << "  " << pad(std::string(ui::word(ui::Key::profile_free_time, l)), 16) << pad(us(t.free_us), 12, true)
+        << pad(pct(t.free_us / tot), 8, true) << (t.free_known ? "" : "  (" + std::string(ui::word(ui::Key::profile_approximate, l)) + ")")
         << "\n";
   }
   if (!r.ranks.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::ranks, l))) << "\n";
-    out << "  " << pad(std::string(words::get(W::rank, l)), 8) << pad(std::string(words::get(W::compute, l)), 12, true)
-        << pad(std::string(words::get(W::communication, l)), 14, true) << pad(std::string(words::get(W::free_time, l)), 12, true)
-        << pad(std::string(words::get(W::exposed, l)), 14, true) << pad(std::string(words::get(W::wait, l)), 9, true)
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_ranks, l))) << "\n";
+    out << "  " << pad(std::string(ui::word(ui::Key::profile_rank, l)), 8) << pad(std::string(ui::word(ui::Key::profile_compute, l)), 12, true)
+        << pad(std::string(ui::word(ui::Key::profile_communication, l)), 14, true) << pad(std::string(ui::word(ui::Key::profile_free_time, l)), 12, true)
+        << pad(std::string(ui::word(ui::Key::profile_exposed, l)), 14, true) << pad(std::string(ui::word(ui::Key::profile_wait, l)), 9, true)
         << "\n";
     for (const auto& x : r.ranks) {
       out << "  " << pad(x.rank, 8) << pad(us(x.computing_us), 12, true) << pad(us(x.communication_us), 14, true)
@@ -101,26 +100,26 @@ void render_profile_text(const ProfileReport& r, const RenderOptions& o, std::os
     if (r.communication) {
       const auto& v = *r.communication;
       out << "  -> ";
-      if (!v.slow_rank.empty()) out << st.yellow(std::string(words::get(W::verdict_slow_rank, l)) + " " + v.slow_rank);
-      else if (v.slow_link) out << st.yellow(std::string(words::get(W::verdict_slow_link, l)));
-      else out << words::get(W::verdict_ok, l);
+      if (!v.slow_rank.empty()) out << st.yellow(std::string(ui::word(ui::Key::profile_verdict_slow_rank, l)) + " " + v.slow_rank);
+      else if (v.slow_link) out << st.yellow(std::string(ui::word(ui::Key::profile_verdict_slow_link, l)));
+      else out << ui::word(ui::Key::profile_verdict_ok, l);
       out << "\n";
     }
   }
   const CompileSigns& c = r.compile;
   if (c.dynamic_tasks + c.static_tasks > 0 || c.compile_calls > 0) {
-    out << "\n" << st.bold(std::string(words::get(W::compile_signs, l))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_compile_signs, l))) << "\n";
     if (c.dynamic_tasks + c.static_tasks > 0) {
-      out << "  " << words::get(W::dynamic_tasks, l) << ": " << c.dynamic_tasks << ", " << words::get(W::static_tasks, l)
+      out << "  " << ui::word(ui::Key::profile_dynamic_tasks, l) << ": " << c.dynamic_tasks << ", " << ui::word(ui::Key::profile_static_tasks, l)
           << ": " << c.static_tasks << "\n";
     }
     if (c.compile_calls > 0) {
-      out << "  " << words::get(W::compile_time, l) << ": " << us(c.compile_us) << " (" << c.compile_calls << " "
-          << words::get(W::calls, l) << (c.compile_share ? ", " + pct(*c.compile_share) : std::string()) << ")\n";
+      out << "  " << ui::word(ui::Key::profile_compile_time, l) << ": " << us(c.compile_us) << " (" << c.compile_calls << " "
+          << ui::word(ui::Key::profile_calls, l) << (c.compile_share ? ", " + pct(*c.compile_share) : std::string()) << ")\n";
     }
   }
   if (!r.column_problems.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::column_problems, l))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_column_problems, l))) << "\n";
     for (const auto& p : r.column_problems) {
       out << "  " << p.path << ": ";
       if (p.problem == "missing") out << "column '" << p.column << "' missing";
@@ -133,12 +132,12 @@ void render_profile_text(const ProfileReport& r, const RenderOptions& o, std::os
   bool header = false;
   for (const auto& in : r.inputs) {
     if (in.report.status == InputStatus::ok && in.report.note.empty()) continue;
-    if (!header) out << "\n" << st.bold(std::string(words::get(W::inputs, l))) << "\n";
+    if (!header) out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_inputs, l))) << "\n";
     header = true;
     out << "  " << in.report.path << " [" << in.kind << ", " << to_string(in.report.status) << "] " << in.report.note << "\n";
   }
   if (!r.skipped.empty()) {
-    out << "\n" << st.bold(std::string(words::get(W::skipped, l))) << "\n";
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::profile_skipped, l))) << "\n";
     for (const auto& s : r.skipped) out << "  " << s.path << ": " << s.note << "\n";
   }
 }

@@ -1,11 +1,12 @@
 // Why the root cause was chosen, as a sentence in English or Chinese. It says how the
 // root cause was chosen and how many findings follow from it; which ones, is said once,
-// by each finding's relation (the report's lists, the JSON's findings[].relation).
-#include <cstdio>
+// by each finding's relation (the report's lists, the JSON's findings[].relation). The
+// sentences are data/ui.yaml's report.reason.*, whole, with named placeholders.
 #include <string>
 
 #include "../analyzers/memory/byte_size.hpp"
 #include "npu_doctor/render.hpp"
+#include "npu_doctor/ui_words.hpp"
 #include "report_text.hpp"
 #include "root_cause_reason.hpp"
 
@@ -27,25 +28,32 @@ std::string bytes(const Evidence& e, std::string_view name) {
 }
 
 // What the allocator's numbers say, in the words of `mem analyze`'s rules (docs/mem.md).
-std::string oom_sentence(const Evidence& e, const std::string& loc, bool zh) {
+std::string oom_sentence(const Evidence& e, const std::string& loc, Lang lang) {
   const auto total = mem::parse_byte_size(capture(e, "total"));
   const auto reserved = mem::parse_byte_size(capture(e, "reserved"));
   const auto free_b = mem::parse_byte_size(capture(e, "free"));
   if (capture(e, "classified_by") == "held_elsewhere" && total && reserved && free_b && *total > *reserved + *free_b) {
-    const std::string elsewhere = mem::format_bytes(static_cast<double>(*total - *reserved - *free_b));
-    return zh ? "内存不足报错（" + loc + "）中分配器的数字：共 " + bytes(e, "total") + "，PyTorch 预留 " +
-                    bytes(e, "reserved") + "，空闲 " + bytes(e, "free") + "，因此有 " + elsewhere +
-                    " 被分配器之外占用（与 mem analyze 的分类规则相同）。"
-              : "The allocator's numbers on the out-of-memory message (" + loc + "): " + bytes(e, "total") +
-                    " total, " + bytes(e, "reserved") + " reserved by PyTorch, " + bytes(e, "free") + " free, so " +
-                    elsewhere + " is held outside the allocator (the rule `mem analyze` applies).";
+    return ui::text(ui::Key::report_reason_oom_held_elsewhere, lang, fmt::arg("loc", loc), fmt::arg("total", bytes(e, "total")),
+                    fmt::arg("reserved", bytes(e, "reserved")), fmt::arg("free", bytes(e, "free")),
+                    fmt::arg("elsewhere", mem::format_bytes(static_cast<double>(*total - *reserved - *free_b))));
   }
-  return zh ? "内存不足报错（" + loc + "）中分配器的数字：预留 " + bytes(e, "reserved") + "，已分配 " +
-                  bytes(e, "allocated") + "，缓存中未用的部分本可容纳申请的 " + bytes(e, "requested") +
-                  "（与 mem analyze 的分类规则相同）。"
-            : "The allocator's numbers on the out-of-memory message (" + loc + "): " + bytes(e, "reserved") +
-                  " reserved, " + bytes(e, "allocated") + " allocated: the unused cache could have held the " +
-                  bytes(e, "requested") + " requested (the rule `mem analyze` applies).";
+  return ui::text(ui::Key::report_reason_oom_cache, lang, fmt::arg("loc", loc), fmt::arg("reserved", bytes(e, "reserved")),
+                  fmt::arg("allocated", bytes(e, "allocated")), fmt::arg("requested", bytes(e, "requested")));
+}
+
+// "2 errors follow from it; 1 generic wrapper ranks below it" (English has a singular).
+std::string consequences(std::size_t symptoms, std::size_t wrappers, std::size_t independent, Lang lang) {
+  using ui::Key;
+  std::string parts;
+  auto add = [&](std::size_t n, Key one, Key many) {
+    if (n == 0) return;
+    if (!parts.empty()) parts += ui::word(Key::report_reason_separator, lang);
+    parts += ui::text(n == 1 ? one : many, lang, fmt::arg("n", n));
+  };
+  add(symptoms, Key::report_reason_symptoms_one, Key::report_reason_symptoms);
+  add(wrappers, Key::report_reason_wrappers_one, Key::report_reason_wrappers);
+  add(independent, Key::report_reason_independent_one, Key::report_reason_independent);
+  return ui::text(Key::report_reason_listed_below, lang, fmt::arg("parts", parts));
 }
 
 }  // namespace
@@ -59,46 +67,34 @@ std::string reason_text(const std::vector<Finding>& findings, const std::optiona
   auto loc_of = [&](const Evidence& e) { return names ? names->location(e) : location(e); };
   const Finding& f = findings[d.finding];
   const std::string loc = loc_of(f.first());
-  const bool zh = lang == Lang::zh;
   std::string s;
   using B = RootCauseDecision::Basis;
+  using ui::Key;
   switch (d.basis) {
     case B::sole_error:
-      s = zh ? "这是输入中唯一的错误级别发现（" + loc + "）。" : "It is the only error-level finding (" + loc + ").";
+      s = ui::text(Key::report_reason_sole_error, lang, fmt::arg("loc", loc));
       break;
     case B::earliest_decisive:
-      s = zh ? "这是最早出现的决定性错误（" + loc + "），之后的错误不属于同一故障段。"
-             : "It is the earliest decisive error (" + loc + "); later errors are not part of the same failure.";
+      s = ui::text(Key::report_reason_earliest_decisive, lang, fmt::arg("loc", loc));
       break;
     case B::most_specific:
-      s = zh ? "它是第一个故障段（" + loc + " 附近）中 " + std::to_string(d.block_size) + " 个错误里最具体的一个。"
-             : "It is the most specific of the " + std::to_string(d.block_size) +
-                   " errors in the first failure block (around " + loc + ").";
+      s = ui::text(Key::report_reason_most_specific, lang, fmt::arg("loc", loc), fmt::arg("n", d.block_size));
       break;
-    case B::words: {
-      char p[64];
-      std::snprintf(p, sizeof p, "p = %.2f, %s %.2f", f.words ? f.words->probability : 0.0, zh ? "阈值" : "threshold",
-                    f.words ? f.words->root_threshold : 0.0);
-      const std::string cat(to_string(f.entry->category));
-      s = zh ? "知识库没有识别出任何错误；" + loc + " 处未识别的错误行，其用词指向 " + cat + "（" + p +
-                   "）。这只是线索，不是诊断：请阅读这一行。"
-             : "No knowledge-base entry recognises an error here; the words of the unrecognised error line at " + loc +
-                   " point to " + cat + " (" + p + "). It is a lead, not a diagnosis: read the line.";
+    case B::words:
+      s = ui::text(Key::report_reason_words, lang, fmt::arg("loc", loc), fmt::arg("category", to_string(f.entry->category)),
+                   fmt::arg("p", f.words ? f.words->probability : 0.0), fmt::arg("threshold", f.words ? f.words->root_threshold : 0.0));
       break;
-    }
     case B::cluster_culprit:
       s = cluster ? cluster_reason(*cluster, lang) : std::string();
       break;
     case B::explained_by_hint: {
       const Finding& x = findings[*d.explained];
-      s = zh ? "“" + f.entry->title.get(lang) + "”（" + loc + "）解释了任务失败时报出的错误 " +
-                   short_label(x, lang) + "（" + loc_of(x.first()) + "）。"
-             : "\"" + f.entry->title.get(lang) + "\" (" + loc + ") explains the error the job failed with, " +
-                   short_label(x, lang) + " (" + loc_of(x.first()) + ").";
+      s = ui::text(Key::report_reason_explained_by_hint, lang, fmt::arg("title", f.entry->title.get(lang)), fmt::arg("loc", loc),
+                   fmt::arg("error", short_label(x, lang)), fmt::arg("error_loc", loc_of(x.first())));
       break;
     }
     case B::oom_classified:
-      s = oom_sentence(f.first(), loc, zh);
+      s = oom_sentence(f.first(), loc, lang);
       break;
   }
   std::size_t symptoms = 0, wrappers = 0;
@@ -108,19 +104,7 @@ std::string reason_text(const std::vector<Finding>& findings, const std::optiona
   }
   const std::size_t independent = d.independent.size();
   if (symptoms + wrappers + independent == 0) return s;
-  if (zh) {
-    std::string parts;
-    if (symptoms > 0) parts += std::to_string(symptoms) + " 项错误是它的后果";
-    if (wrappers > 0) parts += (parts.empty() ? "" : "，") + std::to_string(wrappers) + " 项通用封装错误排在其后";
-    if (independent > 0) parts += (parts.empty() ? "" : "，") + std::to_string(independent) + " 项独立错误请在根因之后排查";
-    return s + " " + parts + "（见下方列表）。";
-  }
-  std::string parts;
-  auto add = [&](const std::string& p) { parts += (parts.empty() ? "" : "; ") + p; };
-  if (symptoms > 0) add(std::to_string(symptoms) + (symptoms == 1 ? " error follows" : " errors follow") + " from it");
-  if (wrappers > 0) add(std::to_string(wrappers) + (wrappers == 1 ? " generic wrapper ranks" : " generic wrappers rank") + " below it");
-  if (independent > 0) add(std::to_string(independent) + (independent == 1 ? " independent error is" : " independent errors are") + " to check afterwards");
-  return s + " " + parts + " (listed below).";
+  return s + " " + consequences(symptoms, wrappers, independent, lang);
 }
 
 }  // namespace render_detail

@@ -3,7 +3,6 @@
 # and the chart pieces it shares with the mem and profile pages.
 target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_sources(npu_doctor_objects PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/html_words.cpp
   ${CMAKE_CURRENT_LIST_DIR}/html_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/html_evidence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/html_timeline.cpp

@@ -3,6 +3,7 @@
 target_sources(npu_doctor_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/synthetic_series.cpp
   ${CMAKE_CURRENT_LIST_DIR}/byte_size_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mem_verdict_words_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mem_sample_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sample_set_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/leak_detector_test.cpp

@@ -1,13 +1,16 @@
-// Why a rank was named the culprit, in English or Chinese.
+// Why a rank was named the culprit, in English or Chinese: whole sentences from data/ui.yaml
+// (cluster.reason.*), one per case, with the rank, title and time as named placeholders.
 #include <string>
 
 #include "npu_doctor/cluster.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor {
 namespace {
 
-std::string who(const ClusterCulprit& c, Lang lang) {
-  std::string s = (lang == Lang::zh ? "rank " : "rank ") + std::to_string(c.rank);
+// "rank 3 (node-a)", the same in both languages.
+std::string who(const ClusterCulprit& c) {
+  std::string s = "rank " + std::to_string(c.rank);
   if (!c.host.empty()) s += " (" + c.host + ")";
   return s;
 }
@@ -23,57 +26,40 @@ std::string list(const std::vector<int>& ranks) {
 }  // namespace
 
 std::string cluster_reason(const ClusterDecision& d, Lang lang) {
-  const bool zh = lang == Lang::zh;
-  std::string s;
+  using ui::Key;
   if (!d.culprit) {
-    if (d.symptom_ranks.empty()) {
-      return zh ? std::to_string(d.ranks) + " 个 rank 都没有报告错误。" : "None of the " + std::to_string(d.ranks) + " ranks reports an error.";
-    }
-    return zh ? std::to_string(d.ranks) + " 个 rank 都报告了超时或没有错误，没有哪个 rank 明显是源头；请检查网络和各 rank 的执行顺序。"
-              : "None of the " + std::to_string(d.ranks) +
-                    " ranks stands out: they all report timeouts or nothing; check the network and whether all ranks run the same collectives.";
+    return ui::text(d.symptom_ranks.empty() ? Key::cluster_reason_no_errors : Key::cluster_reason_no_culprit, lang,
+                    fmt::arg("ranks", d.ranks));
   }
   const auto& c = *d.culprit;
   const std::string title = c.entry ? c.entry->title.get(lang) : std::string();
+  std::string s;
   switch (d.basis) {
     case ClusterDecision::Basis::first_error:
-      s = zh ? who(c, lang) + " 上的“" + title + "”是最早出现的、不属于通信超时的决定性错误"
-             : "On " + who(c, lang) + ", \"" + title + "\" is the earliest decisive error that is not a communication symptom";
-      if (c.time) s += zh ? "（" + c.time->text + "）" : " (" + c.time->text + ")";
-      s += zh ? "。" : ".";
-      if (d.competing_ranks > 0) {
-        s += zh ? " 另有 " + std::to_string(d.competing_ranks) + " 个 rank 在时钟偏差范围内也报了错，按被其他 rank 指向的次数和错误类别选择了它。"
-                : " " + std::to_string(d.competing_ranks) +
-                      " other rank(s) erred within the clock skew; it was chosen by how many ranks point at it, then by category.";
-      }
+      s = c.time ? ui::text(Key::cluster_reason_first_error_at, lang, fmt::arg("who", who(c)), fmt::arg("title", title),
+                            fmt::arg("time", c.time->text))
+                 : ui::text(Key::cluster_reason_first_error, lang, fmt::arg("who", who(c)), fmt::arg("title", title));
+      if (d.competing_ranks > 0) s += " " + ui::text(Key::cluster_reason_competing, lang, fmt::arg("n", d.competing_ranks));
       break;
     case ClusterDecision::Basis::pointed_at:
-      s = zh ? std::to_string(d.pointing_ranks) + " 个 rank 的超时都指向 " + who(c, lang) + "（它们在等待的对端），而它自己没有报错：它很可能被杀死或挂死了。"
-             : std::to_string(d.pointing_ranks) + " rank(s) time out waiting for " + who(c, lang) +
-                   " (the peer their timeouts name) and it reports no error itself: it was probably killed or hung.";
+      s = ui::text(Key::cluster_reason_pointed_at, lang, fmt::arg("n", d.pointing_ranks), fmt::arg("who", who(c)));
       break;
     case ClusterDecision::Basis::silent:
-      s = zh ? who(c, lang) + " 没有报错，但它的日志在其他 rank 超时之前就停止了"
-             : who(c, lang) + " reports no error, but its log stops before the other ranks time out";
-      if (c.time) s += zh ? "（最后时间 " + c.time->text + "）" : " (last line at " + c.time->text + ")";
-      s += zh ? "。" : ".";
+      s = c.time ? ui::text(Key::cluster_reason_silent_at, lang, fmt::arg("who", who(c)), fmt::arg("time", c.time->text))
+                 : ui::text(Key::cluster_reason_silent, lang, fmt::arg("who", who(c)));
       break;
     case ClusterDecision::Basis::missing:
-      s = zh ? who(c, lang) + " 没有任何日志，而其他 rank 都超时了。" : who(c, lang) + " left no logs at all while the others timed out.";
+      s = ui::text(Key::cluster_reason_missing, lang, fmt::arg("who", who(c)));
       break;
     case ClusterDecision::Basis::none:
       break;
   }
-  if (!d.symptom_ranks.empty()) {
-    s += zh ? " 只有通信超时等症状的 rank：" + list(d.symptom_ranks) + "。"
-            : " Ranks with only timeouts or other symptoms: " + list(d.symptom_ranks) + ".";
-  }
-  if (!d.silent_ranks.empty() && d.basis != ClusterDecision::Basis::silent) {
-    s += zh ? " 未报错就停止的 rank：" + list(d.silent_ranks) + "。" : " Ranks that went silent: " + list(d.silent_ranks) + ".";
-  }
-  if (!d.missing_ranks.empty() && d.basis != ClusterDecision::Basis::missing) {
-    s += zh ? " 没有日志的 rank：" + list(d.missing_ranks) + "。" : " Ranks without logs: " + list(d.missing_ranks) + ".";
-  }
+  // The other ranks, a sentence each, after a space in both languages.
+  if (!d.symptom_ranks.empty()) s += " " + ui::text(Key::cluster_reason_symptom_ranks, lang, fmt::arg("ranks", list(d.symptom_ranks)));
+  if (!d.silent_ranks.empty() && d.basis != ClusterDecision::Basis::silent)
+    s += " " + ui::text(Key::cluster_reason_silent_ranks, lang, fmt::arg("ranks", list(d.silent_ranks)));
+  if (!d.missing_ranks.empty() && d.basis != ClusterDecision::Basis::missing)
+    s += " " + ui::text(Key::cluster_reason_missing_ranks, lang, fmt::arg("ranks", list(d.missing_ranks)));
   return s;
 }
 

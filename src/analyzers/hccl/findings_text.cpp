@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "analyzers/hccl/ui_words.hpp"
 #include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::hccl {
@@ -72,15 +71,15 @@ void print_findings_text(const std::vector<Finding>& findings, const RenderOptio
     out << "  " << ui::word(ui::Key::report_cause, lang) << ": " << e.cause_text().get(lang) << "\n";
     out << "  " << ui::word(ui::Key::report_remedies, lang) << ":\n";
     for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << "    " << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
-    for (const auto& fix : fixes) out << "  " << st.bold(std::string(word(Word::fix, lang)) + ": " + fix) << "\n";
+    for (const auto& fix : fixes) out << "  " << st.bold(std::string(ui::word(ui::Key::hccl_fix, lang)) + ": " + fix) << "\n";
   }
   out << "\n";
   if (errors == 0 && warnings == 0) {
-    out << st.green(std::string(word(Word::no_problems, lang))) << "\n";
+    out << st.green(std::string(ui::word(ui::Key::hccl_no_problems, lang))) << "\n";
   } else {
-    const std::string line = std::string(word(Word::problems, lang)) + ": " + std::to_string(errors) + " " +
-                             std::string(word(Word::errors, lang)) + ", " + std::to_string(warnings) + " " +
-                             std::string(word(Word::warnings, lang));
+    const std::string line = std::string(ui::word(ui::Key::hccl_problems, lang)) + ": " + std::to_string(errors) + " " +
+                             std::string(ui::word(ui::Key::hccl_errors, lang)) + ", " + std::to_string(warnings) + " " +
+                             std::string(ui::word(ui::Key::hccl_warnings, lang));
     out << (errors > 0 ? st.red(line) : st.yellow(line)) << "\n";
   }
 }

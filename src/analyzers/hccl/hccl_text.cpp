@@ -6,7 +6,7 @@
 
 #include "analyzers/hccl/findings_text.hpp"
 #include "analyzers/hccl/hccl_render.hpp"
-#include "analyzers/hccl/ui_words.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::hccl {
 namespace {
@@ -24,7 +24,7 @@ bool is_up(std::string_view link) { return link == "UP" || link == "Up" || link 
 
 void unreadable_text(const std::vector<InputProblem>& ps, const TextStyle& st, Lang lang, std::ostream& out) {
   for (const auto& p : ps) {
-    out << "  " << st.red(p.path + ": " + std::string(word(Word::unreadable, lang))) << ": " << p.error << "\n";
+    out << "  " << st.red(p.path + ": " + std::string(ui::word(ui::Key::hccl_unreadable, lang))) << ": " << p.error << "\n";
   }
 }
 
@@ -34,9 +34,9 @@ void render_env_text(const EnvReport& r, const RenderOptions& o, std::ostream& o
   const TextStyle st{o.color};
   const Lang lang = o.lang;
   out << st.dim("npu-doctor hccl env: " + std::to_string(r.files.size()) + " " +
-                std::string(word(Word::file_count, lang)) + ", " + r.kb_version)
+                std::string(ui::word(ui::Key::hccl_file_count, lang)) + ", " + r.kb_version)
       << "\n\n"
-      << st.bold(std::string(word(Word::files, lang))) << "\n";
+      << st.bold(std::string(ui::word(ui::Key::hccl_files, lang))) << "\n";
   for (std::size_t i = 0; i < r.files.size() && i < kMaxRows; ++i) {
     const auto& f = r.files[i];
     out << "  " << pad(f.path, 28) << " " << pad(std::string(to_string(f.format)), 8) << " "
@@ -46,26 +46,26 @@ void render_env_text(const EnvReport& r, const RenderOptions& o, std::ostream& o
   if (r.files.size() > kMaxRows) out << "  " << st.dim("... +" + std::to_string(r.files.size() - kMaxRows)) << "\n";
   unreadable_text(r.unreadable, st, lang, out);
 
-  if (!r.variables.empty()) out << "\n" << st.bold(std::string(word(Word::variables, lang))) << "\n";
+  if (!r.variables.empty()) out << "\n" << st.bold(std::string(ui::word(ui::Key::hccl_variables, lang))) << "\n";
   for (const auto& v : r.variables) {
     std::string values;
     for (const auto& g : v.groups) {
-      std::string value = g.value.empty() ? "(" + std::string(word(Word::unset, lang)) + ")" : g.value;
-      if (!g.set) value += " (" + std::string(word(Word::default_word, lang)) + ")";
+      std::string value = g.value.empty() ? "(" + std::string(ui::word(ui::Key::hccl_unset, lang)) + ")" : g.value;
+      if (!g.set) value += " (" + std::string(ui::word(ui::Key::hccl_default, lang)) + ")";
       if (!values.empty()) values += " | ";
       values += v.groups.size() == 1 ? value : value + " ← " + names(r, g.files);
     }
-    const std::string state = v.agree() ? st.green(std::string(word(Word::agree, lang)))
-                              : v.scope == VarScope::job ? st.red(std::string(word(Word::differ, lang)))
+    const std::string state = v.agree() ? st.green(std::string(ui::word(ui::Key::hccl_agree, lang)))
+                              : v.scope == VarScope::job ? st.red(std::string(ui::word(ui::Key::hccl_differ, lang)))
                                                          : st.dim(std::string(to_string(v.scope)));
     out << "  " << pad(v.name, 30) << " " << state << "  " << values << "\n";
   }
   for (const auto& c : r.ranks) {
-    out << "\n" << st.bold(std::string(word(Word::ranks, lang))) << "  " << c.variable;
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::hccl_ranks, lang))) << "  " << c.variable;
     if (c.size) out << " / " << c.size_variable << "=" << *c.size;
-    out << ": " << c.files_with << " " << word(Word::file_count, lang);
-    if (!c.duplicates.empty()) out << ", " << word(Word::duplicates, lang) << " " << format_ranges(c.duplicates);
-    if (!c.missing.empty()) out << ", " << word(Word::missing, lang) << " " << format_ranges(c.missing);
+    out << ": " << c.files_with << " " << ui::word(ui::Key::hccl_file_count, lang);
+    if (!c.duplicates.empty()) out << ", " << ui::word(ui::Key::hccl_duplicates, lang) << " " << format_ranges(c.duplicates);
+    if (!c.missing.empty()) out << ", " << ui::word(ui::Key::hccl_missing, lang) << " " << format_ranges(c.missing);
     out << "\n";
   }
   print_findings_text(r.findings, o, out);
@@ -76,9 +76,9 @@ void render_ranktable_text(const RankTableReport& r, const RenderOptions& o, std
   const Lang lang = o.lang;
   out << st.dim("npu-doctor hccl ranktable: " + r.path + ", " + r.kb_version) << "\n";
   if (r.parsed) {
-    out << "  " << word(Word::version, lang) << " " << (r.version.empty() ? "?" : r.version) << " · "
-        << word(Word::status, lang) << " " << (r.status.empty() ? "?" : r.status) << " · " << r.servers.size() << " "
-        << word(Word::servers, lang) << " · " << r.ranks << " ranks";
+    out << "  " << ui::word(ui::Key::hccl_version, lang) << " " << (r.version.empty() ? "?" : r.version) << " · "
+        << ui::word(ui::Key::hccl_status, lang) << " " << (r.status.empty() ? "?" : r.status) << " · " << r.servers.size() << " "
+        << ui::word(ui::Key::hccl_servers, lang) << " · " << r.ranks << " ranks";
     if (r.super_pods > 0) out << " · " << r.super_pods << " super pods";
     out << "\n";
   }
@@ -102,14 +102,14 @@ void render_ranktable_text(const RankTableReport& r, const RenderOptions& o, std
 void render_hccn_text(const HccnReport& r, const RenderOptions& o, std::ostream& out) {
   const TextStyle st{o.color};
   const Lang lang = o.lang;
-  out << st.dim("npu-doctor hccl hccn: " + std::to_string(r.nodes.size()) + " " + std::string(word(Word::node, lang)) +
+  out << st.dim("npu-doctor hccl hccn: " + std::to_string(r.nodes.size()) + " " + std::string(ui::word(ui::Key::hccl_node, lang)) +
                 (r.live ? " (hccn_tool)" : "") + ", " + r.kb_version)
       << "\n";
   for (const auto& n : r.nodes) {
-    out << "\n" << st.bold(n.name) << "\n  " << pad(std::string(word(Word::device, lang)), 8)
-        << pad(std::string(word(Word::link, lang)), 8) << pad(std::string(word(Word::health, lang)), 18)
-        << pad(std::string(word(Word::ip, lang)), 18) << pad(std::string(word(Word::tls, lang)), 5)
-        << word(Word::link_downs, lang) << "\n";
+    out << "\n" << st.bold(n.name) << "\n  " << pad(std::string(ui::word(ui::Key::hccl_device, lang)), 8)
+        << pad(std::string(ui::word(ui::Key::hccl_link, lang)), 8) << pad(std::string(ui::word(ui::Key::hccl_health, lang)), 18)
+        << pad(std::string(ui::word(ui::Key::hccl_ip, lang)), 18) << pad(std::string(ui::word(ui::Key::hccl_tls, lang)), 5)
+        << ui::word(ui::Key::hccl_link_downs, lang) << "\n";
     for (const auto& d : n.devices) {
       std::size_t downs = 0;
       for (const auto& e : d.link_events) downs += e.up ? 0 : 1;
@@ -124,8 +124,7 @@ void render_hccn_text(const HccnReport& r, const RenderOptions& o, std::ostream&
     }
     const bool any_ordered = std::any_of(n.devices.begin(), n.devices.end(), [](const HccnDevice& d) { return d.id_from_order; });
     if (any_ordered) {
-      out << "  " << st.dim(lang == Lang::zh ? "* 输出中没有 hccn_tool -i N 命令行：按出现顺序编号"
-                                             : "* no `hccn_tool -i N` line in the output: numbered in order of appearance")
+      out << "  " << st.dim(ui::word(ui::Key::hccl_hccn_numbered_in_order, lang))
           << "\n";
     }
   }
@@ -137,16 +136,16 @@ void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std:
   const TextStyle st{o.color};
   const Lang lang = o.lang;
   out << st.dim("npu-doctor hccl test-output: " + std::to_string(r.outputs.size()) + " " +
-                std::string(word(Word::file_count, lang)) + ", " + r.kb_version)
+                std::string(ui::word(ui::Key::hccl_file_count, lang)) + ", " + r.kb_version)
       << "\n";
   for (const auto& t : r.outputs) {
     out << "\n" << st.bold(t.path) << (t.test.empty() ? "" : "  (" + t.test + ")") << "  " << t.rows_total << " "
-        << word(Word::rows, lang);
-    if (auto peak = t.peak_bandwidth()) out << ", " << word(Word::peak, lang) << " " << fixed(*peak, 3) << " GB/s";
+        << ui::word(ui::Key::hccl_rows, lang);
+    if (auto peak = t.peak_bandwidth()) out << ", " << ui::word(ui::Key::hccl_peak, lang) << " " << fixed(*peak, 3) << " GB/s";
     out << "\n";
     if (t.rows.empty()) continue;
-    out << "  " << pad(std::string(word(Word::data_size, lang)), 14) << pad(std::string(word(Word::avg_time, lang)), 16)
-        << pad(std::string(word(Word::bandwidth, lang)), 16) << word(Word::check, lang) << "\n";
+    out << "  " << pad(std::string(ui::word(ui::Key::hccl_data_size, lang)), 14) << pad(std::string(ui::word(ui::Key::hccl_avg_time, lang)), 16)
+        << pad(std::string(ui::word(ui::Key::hccl_bandwidth, lang)), 16) << ui::word(ui::Key::hccl_check, lang) << "\n";
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
       if (t.rows.size() > kMaxRows && i == kMaxRows / 2) {
         out << "  " << st.dim("... " + std::to_string(t.rows.size() - kMaxRows) + " rows ...") << "\n";
@@ -159,7 +158,7 @@ void render_hccl_test_text(const HcclTestReport& r, const RenderOptions& o, std:
   }
   for (const auto& e : r.expectations) {
     if (!e.expected) continue;
-    out << "  " << word(Word::expected, lang) << (e.test.empty() ? "" : " (" + e.test + ")") << ": "
+    out << "  " << ui::word(ui::Key::hccl_expected, lang) << (e.test.empty() ? "" : " (" + e.test + ")") << ": "
         << fixed(*e.expected, 3) << " GB/s (" << (e.source == "given" ? "--expect-bandwidth" : "median") << ")\n";
   }
   unreadable_text(r.unreadable, st, lang, out);

@@ -1,9 +1,8 @@
 # npu-doctor hccl env|ranktable|hccn|test-output (docs/hccl.md): pure parsers and checks of
-# a distributed job's configuration, their renderers, and the subcommand. findings_text, ui_words and input_file are shared with src/net and src/isolate.
+# a distributed job's configuration, their renderers, and the subcommand. findings_text and input_file are shared with src/net and src/isolate.
 target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/input_file.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ui_words.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findings_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hccl_vars.cpp

@@ -16,5 +16,7 @@ std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 // "41.2 GiB", "512 MiB", "0 B": one decimal from KiB up.
 std::string format_bytes(double bytes);
+// The same for a count of bytes (a sample, a capacity).
+inline std::string format_byte_count(uint64_t bytes) { return format_bytes(static_cast<double>(bytes)); }
 
 }  // namespace npu_doctor::mem

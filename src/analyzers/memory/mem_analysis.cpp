@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "mem_report.hpp"
-#include "mem_ui_text.hpp"
+#include "mem_verdict_words.hpp"
 #include "npu_doctor/diagnosis.hpp"
 #include "oom_classifier.hpp"
 #include "npu_doctor/kb_ids.hpp"

@@ -8,7 +8,7 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/robust_stats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/leak_detector.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mem_analysis.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/mem_ui_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mem_verdict_words.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sparkline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/npu_smi_watch.cpp
   ${PROJECT_SOURCE_DIR}/src/render/mem_text.cpp

@@ -9,7 +9,6 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/profile_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profile_findings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profile_analyzer.cpp
-  ${PROJECT_SOURCE_DIR}/src/render/analysis_words.cpp
   ${PROJECT_SOURCE_DIR}/src/render/profile_text.cpp
   ${PROJECT_SOURCE_DIR}/src/render/profile_json.cpp
   ${PROJECT_SOURCE_DIR}/src/render/profile_html.cpp)
