@@ -407,3 +407,58 @@ TEST(TaughtRankingBatch6, AFrameworksNpuSubclassLackingAMemberIsAVersionMismatch
 
 }  // namespace
 }  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+// Launcher and server wrappers (kb/launchers.yaml, docs/accuracy.md "What the framework
+// sweep taught"): alone they name `other` and say where the worker's log is; beside the
+// worker's own error they never outrank it.
+TEST(LauncherWrappers, AloneTheyAreTheRootCauseBesideARealCauseTheyYield) {
+  testing::TempDir dir;
+  const std::string msrun =
+      "[ERROR] ME(162078:281473590168608,MainProcess):2025-03-10-09:40:38.720.000 "
+      "[mindspore/parallel/cluster/process_entity/_api.py:268] Worker process 162146 exit with exception.\n"
+      "[ERROR] ME(162078:281473590168608,MainProcess):2025-03-10-09:40:38.722.000 "
+      "[mindspore/parallel/cluster/process_entity/_api.py:431] Time out nodes are ['3']\n";
+  const auto alone = dir.write("alone.log", msrun);
+  const auto with_oom = dir.write("oom.log",
+                                  "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total "
+                                  "capacity; 58.10 GiB already allocated; 58.10 GiB current active; 0 bytes free; "
+                                  "59.00 GiB reserved in total by PyTorch)\n" +
+                                      msrun);
+  const std::string mindie_fail =
+      "[2025-06-12 08:08:24.544+00:00] [12646] [12648] [server] [ERROR] [endpoint.cpp:45] : [MIE04E02011C] "
+      "[endpoint] Failed to init engine! Please check in the env MINDIE_LOG_PATH\n"
+      "[2025-06-12 08:08:24.544+00:00] [12646] [<redacted>] [system] [server] [Start mindie server] [fail]\n";
+  const auto mindie = dir.write("mindie.log", mindie_fail);
+  const auto mindie_listen = dir.write(
+      "listen.log",
+      "[2025-12-15 15:19:22.681+08:00] [38] [452] [server] [ERROR] [http_server.cpp:163] : [MIE04E02041C] "
+      "[endpoint] Failed to listen 172.17.0.5:1025, please check if business ip and port are legal.\n" +
+          mindie_fail);
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id(d, alone), "launcher.msrun-worker-exit");
+  EXPECT_NE(root_id(d, with_oom).rfind("launcher.", 0), 0U) << root_id(d, with_oom);
+  EXPECT_EQ(root_id(d, mindie), "launcher.mindie-server-init-failed");
+  EXPECT_EQ(root_id(d, mindie_listen), "launcher.mindie-listen-failed");
+}
+
+TEST(LauncherWrappers, ASuccessfulStartAndAWarningCodeAreNoRootCause) {
+  testing::TempDir dir;
+  const auto healthy = dir.write(
+      "healthy.log",
+      "[2025-06-12 08:08:24.544+00:00] [12646] [12648] [server] [WARN] [http_server.cpp:161] : [MIE04W020205] "
+      "[endpoint] request queue is busy\n"
+      "[2025-06-12 08:08:24.544+00:00] [12646] [12648] [system] [server] [Start mindie server] [success]\n"
+      "[WARNING] ME(1:2,MainProcess):2025-03-10-09:40:12.444.000 "
+      "[mindspore/parallel/cluster/process_entity/_api.py:246] Start worker process with rank id:0, log "
+      "file:./msrun_log/worker_0.log\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id(d, healthy), "none");
+}
+
+}  // namespace
+}  // namespace npu_doctor
