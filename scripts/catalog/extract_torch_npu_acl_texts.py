@@ -79,10 +79,9 @@ def main():
             skipped["shared_text"] += 1
             continue
         entry = {"id": f"src-torch-npu-acl-texts.{code}", "category": base["category"]}
-        if base.get("role", "cause") != "cause":
-            entry["role"] = base["role"]
-        if "symptom_of" in base:
-            entry["symptom_of"] = base["symptom_of"]
+        # torch_npu prints the text under the failed call's "error code is N", whose finding
+        # (and what explains it) is the failure: the text follows it, never an independent error.
+        entry["role"] = base["role"] if base.get("role") == "wrapper" else "symptom"
         if "severity" in base:
             entry["severity"] = base["severity"]
         entry["match"] = match
