@@ -7,7 +7,7 @@ compiler) and the Triton front end it ships (python/triton: language semantics, 
 generator, runtime, autotuner). Python: raises, asserts with a message, logger errors.
 C++: MLIR diagnostics (emitError / emitOpError, printed 'file:line:col: error: ...'),
 llvm::report_fatal_error ('LLVM ERROR: ...') and llvm_unreachable messages. The Ascend
-compiler itself (bishengir, the AscendNPU-IR submodule) is not read here.
+compiler itself (bishengir, the AscendNPU-IR submodule) is read by extract_ascendnpu_ir.py.
 
 usage: extract_triton_ascend.py [MIRROR]   (default /work/.mirror/triton-lang+triton-ascend/repo)
 """

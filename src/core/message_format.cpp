@@ -166,6 +166,20 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
     while (!lit.empty() && (lit.back() == ' ' || lit.back() == '\t')) lit.pop_back();
     const auto last = lit.empty() ? 0 : static_cast<unsigned char>(lit.back());
     word_boundary = trailing_placeholder && lit.size() < before && (std::isalnum(last) != 0 || last == '_');
+    // A message's closing "." or "!" is what a quote, a paste or a re-wrapped line loses
+    // first ("`Failed to obtain op buffer shape size which should be static`"): a format
+    // that ends a sentence of five words or more matches without it, the word ending at a
+    // boundary. A shorter one keeps it: without its full stop "timeout." or "Failed to
+    // initialize." would claim every sentence that merely contains those words.
+    if (!trailing_placeholder && std::count(lit.begin(), lit.end(), ' ') >= kMinWordsForOptionalStop - 1) {
+      std::size_t end = lit.size();
+      while (end > 0 && (lit[end - 1] == '.' || lit[end - 1] == '!')) --end;
+      const auto word_end = end == 0 ? 0 : static_cast<unsigned char>(lit[end - 1]);
+      if (end < lit.size() && end > 0 && (std::isalnum(word_end) != 0 || word_end == '_')) {
+        lit.resize(end);
+        word_boundary = true;
+      }
+    }
     if (lit.empty()) pieces.pop_back();
   }
 

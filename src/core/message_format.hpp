@@ -32,5 +32,7 @@ void append_literal(std::string& regex, std::string_view text);
 // Characters of the longest literal run: a format whose runs are all shorter than
 // kMinFormatLiteral cannot be recognised reliably (docs/kb-messages.md).
 constexpr std::size_t kMinFormatLiteral = 4;
+// A format's closing full stop is optional when its last literal holds this many words.
+constexpr std::ptrdiff_t kMinWordsForOptionalStop = 5;
 
 }  // namespace npu_doctor

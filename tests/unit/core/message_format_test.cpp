@@ -46,6 +46,22 @@ TEST(MessageFormat, ALastWordBeforeADroppedPlaceholderEndsAtAWordBoundary) {
   EXPECT_TRUE(recognises("size=%d", "size=12"));
 }
 
+TEST(MessageFormat, AClosingFullStopIsOptionalAfterAWord) {
+  // Quoted in prose, the message loses its full stop; the word still ends at a boundary.
+  EXPECT_EQ(pattern("Failed to obtain op buffer shape size which should be static."),
+            R"(Failed to obtain op buffer shape size which should be static\b)");
+  EXPECT_TRUE(recognises("buffer shape size which should be static.", "LLVM ERROR: buffer shape size which should be static."));
+  EXPECT_TRUE(recognises("buffer shape size which should be static.", "compile with `buffer shape size which should be static`"));
+  EXPECT_FALSE(recognises("buffer shape size which should be static.", "buffer shape size which should be statically known"));
+  EXPECT_EQ(pattern("The buffer memory has been released!"), R"(The buffer memory has been released\b)");
+  // A short sentence keeps its full stop: "timeout." must not claim "dequeue_timeout,".
+  EXPECT_EQ(pattern("Failed to initialize."), R"(Failed to initialize\.)");
+  EXPECT_FALSE(recognises("timeout.", "get_response(w, dequeue_timeout, cancel)"));
+  // A placeholder before the last sentence does not matter; other punctuation keeps the stop.
+  EXPECT_EQ(pattern("the version %s is far too old."), R"(the version (?:.*?) is far too old\b)");
+  EXPECT_EQ(pattern("bad value [%d]."), R"(bad value \[(?:-?\d+)\]\.)");
+}
+
 TEST(MessageFormat, PythonPlaceholders) {
   EXPECT_TRUE(recognises("Unsupported dtype {} on {device!r}; use {{float16}}", "ValueError: Unsupported dtype bf16 on 'npu:0'; use {float16}", FormatStyle::python));
   EXPECT_TRUE(recognises("%s is not supported (%d)", "quant is not supported (3)", FormatStyle::python));

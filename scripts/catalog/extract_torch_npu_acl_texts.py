@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""torch_npu's texts for AscendCL error codes -> kb/messages/torch_npu_acl_texts.yaml.
+
+torch_npu (Ascend/pytorch, torch_npu/csrc/core/npu/NPUErrorCodes.h) keeps a table of
+"<what happened>.\\n<what to check>" per AscendCL / runtime error code and prints it under the
+failed call as "[Error]: <what happened>." followed by the check on the next line
+(NPUException.h, NPUException.cpp). A log, a paste or a quote that keeps those lines but not
+the "error code is N" line still names the code; each entry carries the category, role and
+texts of the code's own entry (acl.<code> in kb/acl_runtime.yaml).
+
+A text becomes a pattern only when no other code shares it: "[Error]: " + the first line, and
+the check alone when it is a sentence of at least 30 characters (generic checks such as
+"Rectify the fault based on the error information in the ascend log." are shared and left out)
+that holds a gate word (catalog_lib.GATE_WORDS): a check without one ("Check whether the device
+ID is valid.") would run in the scan's first stage on every line (docs/kb-messages.md), and a
+real log prints it under its "[Error]: ..." line anyway. A "[notice] ... Use the 'ACL_ERROR_...'
+return code" line names another code (which the `name` extractor reads) and is left out too.
+
+usage: extract_torch_npu_acl_texts.py [MIRROR]   (default /work/.mirror/Ascend+pytorch/repo)
+"""
+import collections
+import os
+import re
+import sys
+
+import yaml
+
+import catalog_lib as L
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MIRROR = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/Ascend+pytorch/repo"
+PATH = "torch_npu/csrc/core/npu/NPUErrorCodes.h"
+OUT = os.path.join(ROOT, "kb/messages/torch_npu_acl_texts.yaml")
+ENTRY = re.compile(r'\{(\d+),\s*"((?:[^"\\]|\\.)*)"\}', re.S)
+
+
+def texts(header):
+    """code -> (first line, check lines) of the table."""
+    out = {}
+    for m in ENTRY.finditer(header):
+        raw = re.sub(r"\\\n", "", m.group(2))  # C line continuations
+        lines = [ln.strip() for ln in raw.replace("\\n", "\n").split("\n")]
+        lines = [ln for ln in lines if ln]
+        out[m.group(1)] = (lines[0], lines[1:])
+    return out
+
+
+def code_entries():
+    kb = yaml.safe_load(open(os.path.join(ROOT, "kb/acl_runtime.yaml"), encoding="utf-8"))
+    return {str(e["code"]): e for e in kb["entries"] if "code" in e}
+
+
+def main():
+    commit = L.head_commit(MIRROR)
+    table = texts(L.read_file(MIRROR, PATH, commit))
+    first_count = collections.Counter(first for first, _ in table.values())
+    check_count = collections.Counter(c for _, checks in table.values() for c in checks)
+    codes = code_entries()
+    line_of = {m.group(1): L.read_file(MIRROR, PATH, commit)[:m.start()].count("\n") + 1
+               for m in ENTRY.finditer(L.read_file(MIRROR, PATH, commit))}
+    entries, skipped, ungated_checks = [], collections.Counter(), 0
+    for code, (first, checks) in table.items():
+        base = codes.get(code)
+        if base is None:
+            skipped["no_code_entry"] += 1
+            continue
+        match, samples = [], []
+        if first_count[first] == 1:
+            match.append(r"\[Error\]: " + re.escape(first).replace(r"\ ", " "))
+            samples.append(f"[Error]: {first}")
+        for check in checks:
+            if check_count[check] == 1 and len(check) >= 30 and not check.startswith(("(", "[notice]")):
+                if not any(w in check.lower() for w in L.GATE_WORDS):
+                    ungated_checks += 1
+                    continue
+                match.append(re.escape(check).replace(r"\ ", " "))
+                samples.append(check)
+        if not match:
+            skipped["shared_text"] += 1
+            continue
+        entry = {"id": f"src-torch-npu-acl-texts.{code}", "category": base["category"]}
+        # torch_npu prints the text under the failed call's "error code is N", whose finding
+        # (and what explains it) is the failure: the text follows it, never an independent error.
+        entry["role"] = base["role"] if base.get("role") == "wrapper" else "symptom"
+        if "severity" in base:
+            entry["severity"] = base["severity"]
+        entry["match"] = match
+        entry["title"] = base["title"]
+        for key in ("cause", "remedies"):
+            if key in base:
+                entry[key] = base[key]
+        entry["references"] = [L.blob_url("Ascend/pytorch", commit, PATH, line_of[code])]
+        entry["samples"] = {"match": samples}
+        entries.append(entry)
+    doc = {
+        "schema": "npu-doctor/kb/v1",
+        "family": "src-torch-npu-acl-texts",
+        "description": ("torch_npu's texts for AscendCL error codes (NPUErrorCodes.h), printed as "
+                        "'[Error]: <what happened>.' and the check below it; each entry reads as the "
+                        "code's own entry (kb/acl_runtime.yaml). Generated by "
+                        "scripts/catalog/extract_torch_npu_acl_texts.py. Counted per code; "
+                        f"{ungated_checks} check lines without a gate word are left out of "
+                        "entries that keep their '[Error]:' line."),
+        "source": {"component": "torch_npu (texts of AscendCL codes)", "repo": "Ascend/pytorch", "commit": commit,
+                   "formats_found": len(table), "skipped": dict(skipped)},
+        "defaults": {"origin": "source", "layer": "torch_npu"},
+        "entries": entries,
+    }
+    with open(OUT, "w", encoding="utf-8") as f:
+        yaml.safe_dump(doc, f, allow_unicode=True, sort_keys=False, width=100)
+    print(f"{OUT}: {len(entries)} entries from {len(table)} codes, skipped {dict(skipped)}, "
+          f"{ungated_checks} ungated check lines left out")
+
+
+if __name__ == "__main__":
+    main()
