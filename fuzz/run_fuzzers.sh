@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every libFuzzer harness of a build for a fixed time, two at a time (docs/hardening.md).
 #   fuzz/run_fuzzers.sh <build dir> <work dir> <seconds per harness> [parallel] [harness...]
-# <work dir>/corpus/<harness> is the corpus (seeded from tests/fixtures on first use, and
+# <work dir>/corpus/<harness> is the corpus (seeded from tests/fixtures and fuzz/corpus/ on first use, and
 # grown by every run: keep it for the long campaign), <work dir>/artifacts holds crashing,
 # leaking or timing-out inputs and <work dir>/logs each run's output. Exit status 1 when
 # any harness found something. FUZZ_SEED=N fixes libFuzzer's random seed (CI does, so that
@@ -19,6 +19,15 @@ mkdir -p "$work/corpus" "$work/artifacts" "$work/logs"
 # A fresh corpus directory is seeded from the fixtures; an existing one is kept.
 if [ ! -e "$work/corpus/.seeded" ]; then
   python3 "$src/fuzz/make_corpus.py" "$src" "$build" "$work/corpus" >"$work/logs/corpus.txt"
+  # What earlier long campaigns grew, minimised (fuzz/corpus/<harness>.tar.xz), joins the seeds.
+  for kept in "$src"/fuzz/corpus/*.tar.xz; do
+    [ -e "$kept" ] || continue
+    h=$(basename "$kept" .tar.xz)
+    [ -x "$build/fuzz/npu-doctor-fuzz-$h" ] || { echo "$kept: no harness $h in $build/fuzz" >&2; exit 2; }
+    mkdir -p "$work/corpus/$h"
+    tar -xJf "$kept" -C "$work/corpus/$h"
+    echo "$h: $(tar -tJf "$kept" | grep -vc '/$') inputs kept from earlier campaigns" >>"$work/logs/corpus.txt"
+  done
   touch "$work/corpus/.seeded"
 fi
 if [ $# -eq 0 ]; then
