@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "npu_doctor/compact_time.hpp"
+#include "npu_doctor/input_report.hpp"
 #include "npu_doctor/interned_string.hpp"
 #include "npu_doctor/line_info.hpp"
 
@@ -86,6 +87,12 @@ TEST(InternedString, EqualTextsShareOnePointerAndEmptyCostsNothing) {
   EXPECT_TRUE(InternedString("").empty());
   EXPECT_EQ(InternedString().str(), "");
   EXPECT_EQ(sizeof(InternedString), sizeof(void*));
+}
+
+TEST(InputReport, IsSmallerThanItsTextFields) {
+  // What 100,000 inputs hold: path, note, counts, two interned words, two compact times
+  // and the events vector. Grows only by a deliberate change (see bench/README.md).
+  EXPECT_LE(sizeof(InputReport), 216U);
 }
 
 }  // namespace
