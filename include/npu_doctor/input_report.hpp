@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "npu_doctor/interned_string.hpp"
 #include "npu_doctor/timeline.hpp"
 
 namespace npu_doctor {
@@ -20,13 +21,14 @@ std::string_view to_string(InputStatus s);
 
 struct InputReport {
   std::string path;        // as shown to the user; archive members as "a.tar.gz:dir/file.log"
-  std::string kind;        // "file", "stdin", "archive member", "compressed file", "path"
+  // Interned (one pointer): the same few words for every input.
+  InternedString kind;     // "file", "stdin", "archive member", "compressed file", "path"
   uint64_t bytes = 0;      // bytes scanned (after decompression)
   uint64_t lines = 0;
   InputStatus status = InputStatus::ok;
   std::string note;        // why skipped, or the error, in plain words
   std::optional<int> rank; // the rank this input belongs to, when known (path or lines)
-  std::string host;        // the node, when the path names it
+  InternedString host;     // the node, when the path names it (interned: a node has many inputs)
   InputTimeline timeline;  // first occurrences and time span, for cross-rank analysis
 };
 

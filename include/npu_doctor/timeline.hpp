@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "npu_doctor/compact_time.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/line_info.hpp"
 
@@ -34,8 +35,9 @@ struct TimelineEvent {
 struct InputTimeline {
   static constexpr std::size_t kMaxEvents = 64;
   std::vector<TimelineEvent> events;  // in line order
-  std::optional<Timestamp> first_time;
-  std::optional<Timestamp> last_time;
+  // Compact (text inline, 40 bytes each): every input keeps two.
+  CompactTime first_time;
+  CompactTime last_time;
 };
 
 }  // namespace npu_doctor

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -349,6 +350,22 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   const std::size_t streams = report.inputs.size();
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
+  // What pass 2 needs of the items, kept small: an item whose path its one report holds is
+  // read back from the report; only the others (stdin, archives, parts) stay whole. The
+  // item list (40 bytes an input) is freed before the incident split, the peak.
+  const std::size_t item_count = inputs.items.size();
+  std::map<std::size_t, InputItem> kept_items;
+  for (std::size_t i = 0; i < item_count; ++i) {
+    if (!inputs.items[i].display.empty() || inputs.items[i].is_stdin) kept_items[i] = std::move(inputs.items[i]);
+  }
+  std::vector<InputItem>().swap(inputs.items);
+  std::vector<uint32_t> first_input;  // item_base, in 4 bytes an item when it fits
+  if (report.inputs.size() <= UINT32_MAX) {
+    first_input.reserve(item_base.size());
+    for (std::size_t b : item_base) first_input.push_back(static_cast<uint32_t>(b));
+    std::vector<std::size_t>().swap(item_base);
+  }
+  auto base_of = [&](std::size_t i) { return first_input.empty() ? item_base[i] : std::size_t{first_input[i]}; };
   report.findings = all.take();
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
   if (!options.split_incidents) {
@@ -377,18 +394,19 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   }
   std::vector<FindingCollector> per_incident(split.size(), FindingCollector(scan.max_evidence));
   scan_in_order<std::vector<StreamFindings>>(
-      inputs.items.size(), jobs,
+      item_count, jobs,
       [&] {
         return [&, scanner = std::make_shared<Scanner>(*matcher_, scan)](std::size_t i) {
           std::vector<StreamFindings> out;
           if (unrepeatable.count(i)) return out;
           std::vector<InputReport> reports;
-          InputItem item = inputs.items[i];
-          if (item.display.empty()) item.display = report.inputs[item_base[i]].path;
+          InputItem item;
+          if (auto it = kept_items.find(i); it != kept_items.end()) item = it->second;
+          else item.display = report.inputs[base_of(i)].path;
           visit_streams(
               item,
               [&](ByteStream& stream, InputReport& r) {
-                const std::size_t index = item_base[i] + reports.size();
+                const std::size_t index = base_of(i) + reports.size();
                 FindingCollector c(scan.max_evidence);
                 scanner->scan(stream, index, r, c);
                 out.push_back({index, c.take()});

@@ -89,13 +89,13 @@ json input_json(const InputReport& in) {
                       {"text", e.text}});
   }
   return {{"path", in.path},
-          {"kind", in.kind},
+          {"kind", in.kind.str()},
           {"bytes", in.bytes},
           {"lines", in.lines},
           {"status", std::string(to_string(in.status))},
           {"note", in.note},
           {"rank", optional_json(in.rank)},
-          {"host", in.host},
+          {"host", in.host.str()},
           {"timeline",
            {{"first_time", time_json(in.timeline.first_time)},
             {"last_time", time_json(in.timeline.last_time)},

@@ -27,7 +27,7 @@ void render_atc_json(const AtcReport& r, const RenderOptions& o, std::ostream& o
   doc["lang"] = to_string(o.lang);
   json inputs = json::array();
   for (const auto& in : r.diagnosis.inputs) {
-    json j = {{"path", in.path}, {"kind", in.kind}, {"status", to_string(in.status)}, {"bytes", in.bytes}, {"lines", in.lines}};
+    json j = {{"path", in.path}, {"kind", in.kind.str()}, {"status", to_string(in.status)}, {"bytes", in.bytes}, {"lines", in.lines}};
     if (!in.note.empty()) j["note"] = in.note;
     inputs.push_back(j);
   }

@@ -30,11 +30,11 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   w.begin_array("inputs");
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const auto& in = r.inputs[i];
-    json j = {{"path", in.path}, {"kind", in.kind}, {"status", to_string(in.status)},
+    json j = {{"path", in.path}, {"kind", in.kind.str()}, {"status", to_string(in.status)},
               {"bytes", in.bytes}, {"lines", in.lines}};
     if (!in.note.empty()) j["note"] = in.note;
     if (in.rank) j["rank"] = *in.rank;
-    if (!in.host.empty()) j["host"] = in.host;
+    if (!in.host.empty()) j["host"] = in.host.str();
     if (incident_of[i] != 0) j["incident"] = incident_of[i];
     w.element(j);
   }

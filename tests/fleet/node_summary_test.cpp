@@ -81,7 +81,7 @@ TEST(NodeSummary, MergedSummariesNameTheSameRootCauseAsOneScanOfAllLogs) {
     for (const auto& f : merged.findings) merged_count += f.count;
     for (const auto& f : whole.findings) whole_count += f.count;
     EXPECT_EQ(merged_count, whole_count) << fault;
-    for (const auto& in : merged.inputs) EXPECT_TRUE(in.host.starts_with("node-")) << in.path;
+    for (const auto& in : merged.inputs) EXPECT_TRUE(in.host.str().starts_with("node-")) << in.path;
   }
 }
 
