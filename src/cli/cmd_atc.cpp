@@ -56,21 +56,16 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
 void setup_atc(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<AtcArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "atc", "Explain a failed ATC model conversion: operators, phase, case and the command to run next");
-  cmd->add_option("paths", args->paths,
-                  "ATC console output, plog files or directories, the ATC output directory (check_result.json, "
-                  "op_not_support.log), archives, or - for stdin")
+      "atc", help_text(ui::Key::help_atc_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_atc_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json (npu-doctor/atc/v1)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_atc_format))
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->add_option("--max-evidence", args->max_evidence,
-                  "Occurrences kept per finding, each may name an operator (default 50)")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_atc_output))->type_name("FILE");
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_atc_max_evidence))
       ->check(CLI::Range(1, 10000));
-  cmd->add_option("-j,--jobs", args->jobs, "Threads for many files (default: all cores)");
-  cmd->footer(
-      "Exit status: 0 the conversion succeeded or no failure was found, 1 a failure was diagnosed, 2 usage error or no "
-      "input readable, 3 internal error.");
+  cmd->add_option("-j,--jobs", args->jobs, help_text(ui::Key::help_atc_jobs));
+  cmd->footer(help_text(ui::Key::help_atc_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

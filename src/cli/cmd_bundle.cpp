@@ -107,33 +107,20 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
 void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<BundleArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "bundle", "Collect hardware, versions, the environment check, logs and network facts into one redacted .tar.gz");
-  cmd->add_option("-o,--output", args->output,
-                  "The archive to write (default npu-doctor-bundle-<UTC time>.tar.gz here; a directory: that name in it)")
+      "bundle", help_text(ui::Key::help_bundle_about));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_bundle_output))
       ->type_name("FILE");
-  cmd->add_option("--logs", args->logs, "Also collect these log files or directories (repeatable)")->type_name("PATH");
-  cmd->add_flag("--no-default-logs", args->no_default_logs,
-                "Do not look in the default Ascend log locations ($ASCEND_PROCESS_LOG_PATH, ~/ascend/log, "
-                "/var/log/npu/slog ...)");
-  add_duration_option(cmd, "--since", args->since, "Only logs modified within this time (30m, 2h, 1d)");
-  cmd->add_option("--max-size", args->max_size,
-                  "Cap on the bytes of all collected files before compression; logs newest first fill what is left "
-                  "(default 200M)")
+  cmd->add_option("--logs", args->logs, help_text(ui::Key::help_bundle_logs))->type_name("PATH");
+  cmd->add_flag("--no-default-logs", args->no_default_logs, help_text(ui::Key::help_bundle_no_default_logs));
+  add_duration_option(cmd, "--since", args->since, help_text(ui::Key::help_bundle_since));
+  cmd->add_option("--max-size", args->max_size, help_text(ui::Key::help_bundle_max_size))
       ->type_name("SIZE");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Time each external command may take before it is killed (default 10s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_bundle_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
-  cmd->add_flag("--anonymize", args->anonymize,
-                "Also replace this host's name, user names, IP and MAC addresses by pseudonyms (the same on every node)");
-  cmd->add_option("--root", args->root,
-                  "Read files (also /dev, /proc, /sys and default log locations) under DIR instead of /: a mounted "
-                  "system or a test tree. Commands still run on this host")
+  cmd->add_flag("--anonymize", args->anonymize, help_text(ui::Key::help_bundle_anonymize));
+  cmd->add_option("--root", args->root, help_text(ui::Key::help_bundle_root))
       ->type_name("DIR");
-  cmd->footer(
-      "Secrets (values of variables named *TOKEN*, *KEY*, *SECRET*, *PASSWORD* ..., URL credentials, token shapes) are "
-      "removed before anything is written; the archive is created readable by its owner only.\n"
-      "Read it offline: npu-doctor diagnose BUNDLE.tar.gz, npu-doctor check --root BUNDLE.tar.gz.\n"
-      "Exit status: 0 bundle written, 2 usage error or the bundle could not be written, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_bundle_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

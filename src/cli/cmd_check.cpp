@@ -145,44 +145,32 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
 void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "check", "Check the environment: driver and firmware, CANN and PyTorch, device permissions, NUMA placement");
+      "check", help_text(ui::Key::help_check_about));
   const std::vector<std::string> steps = {"driver", "cann", "devices", "numa"};
-  cmd->add_option("--only", args->only, "Run only these steps (repeatable or comma-separated): driver, cann, devices, numa")
+  cmd->add_option("--only", args->only, help_text(ui::Key::help_check_only))
       ->delimiter(',')
       ->check(CLI::IsMember(steps))
       ->type_name("STEP");
-  cmd->add_option("--skip", args->skip, "Skip these steps (repeatable or comma-separated)")
+  cmd->add_option("--skip", args->skip, help_text(ui::Key::help_check_skip))
       ->delimiter(',')
       ->check(CLI::IsMember(steps))
       ->type_name("STEP");
-  cmd->add_option("--root", args->root,
-                  "Read files (also /dev, /proc, /sys) under DIR instead of /: a test tree (commands still run on "
-                  "this host), or a bundle from `npu-doctor bundle` (archive or unpacked), whose recorded files, "
-                  "commands and user are replayed")
+  cmd->add_option("--root", args->root, help_text(ui::Key::help_check_root))
       ->type_name("DIR");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Time each external command may take before it is killed (default 10s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_check_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
-  cmd->add_option("--python", args->python,
-                  "Python interpreter whose torch and torch_npu are checked (default: python3 on PATH; "
-                  "with --root, the tree's site-packages)")
+  cmd->add_option("--python", args->python, help_text(ui::Key::help_check_python))
       ->type_name("PATH");
-  cmd->add_option("--pid", args->pid,
-                  "Check for this running job: its environment, user, CPUs (NUMA) and devices")
+  cmd->add_option("--pid", args->pid, help_text(ui::Key::help_check_pid))
       ->check(CLI::Range(1L, 4194304L))
       ->type_name("N");
-  cmd->add_option("--user", args->user, "Check device permissions for this user (from /etc/passwd and /etc/group)")
+  cmd->add_option("--user", args->user, help_text(ui::Key::help_check_user))
       ->type_name("NAME");
-  cmd->add_flag("--probe-device", args->probe_device,
-                "Also import torch_npu, ask torch.npu.is_available() and create a tensor on the NPU (with the timeout)");
-  cmd->add_option("-f,--format", args->format,
-                  "Output format: text, json, markdown, prometheus (node_exporter textfile, docs/prometheus.md)")
+  cmd->add_flag("--probe-device", args->probe_device, help_text(ui::Key::help_check_probe_device));
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_check_format))
       ->check(CLI::IsMember({"text", "json", "markdown", "prometheus"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->footer(
-      "Steps, in order: driver (driver and firmware), cann (CANN and PyTorch), devices (permissions and device "
-      "visibility), numa (NUMA placement).\n"
-      "Exit status: 0 every step passed (or was skipped), 1 a step warned or failed, 2 usage error, 3 internal error.");
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_check_output))->type_name("FILE");
+  cmd->footer(help_text(ui::Key::help_check_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

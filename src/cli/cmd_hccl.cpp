@@ -38,8 +38,8 @@ struct OutputArgs {
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& o) {
-  cmd->add_option("-f,--format", o.format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", o.output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("-f,--format", o.format, help_text(ui::Key::help_hccl_format))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", o.output, help_text(ui::Key::help_hccl_output))->type_name("FILE");
 }
 
 // Writes the report and turns the findings into the exit status.
@@ -317,21 +317,16 @@ int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
 
 void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* hccl = app.add_subcommand(
-      "hccl", "Check a distributed job's configuration: environments, rank table, NPU NICs (hccn_tool), HCCL Test results");
+      "hccl", help_text(ui::Key::help_hccl_about));
   hccl->require_subcommand(1);
-  const std::string exit_text =
-      "Exit status: 0 no problem found, 1 problems found (warnings or errors), 2 usage error or no input readable, "
-      "3 internal error.";
+  const std::string exit_text = help_text(ui::Key::help_hccl_footer);
 
   auto env = std::make_shared<EnvArgs>();
   CLI::App* e = hccl->add_subcommand(
-      "env", "Compare the environments of a job's nodes or ranks: MASTER_ADDR/PORT, WORLD_SIZE, RANKs, HCCL settings, timeouts");
-  e->add_option("files", env->paths,
-                "One environment per node or rank: `env` output, `export` lines, /proc/<pid>/environ, a --capture file; "
-                "a directory means the files in it");
-  e->add_flag("--capture", env->capture,
-              "Write this process's environment (only the variables launchers and HCCL read) in the format `hccl env` reads");
-  e->add_option("--pid", env->pid, "With --capture: capture the environment of this running process instead")
+      "env", help_text(ui::Key::help_hccl_env_about));
+  e->add_option("files", env->paths, help_text(ui::Key::help_hccl_env_files));
+  e->add_flag("--capture", env->capture, help_text(ui::Key::help_hccl_env_capture));
+  e->add_option("--pid", env->pid, help_text(ui::Key::help_hccl_env_pid))
       ->check(CLI::Range(1L, 4194304L))
       ->type_name("N");
   add_output_options(e, env->out);
@@ -339,28 +334,23 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
   e->callback([&g, &exit_code, env] { exit_code = run_env(g, *env); });
 
   auto rt = std::make_shared<RankTableArgs>();
-  CLI::App* r = hccl->add_subcommand("ranktable", "Validate a rank table (hccl.json, RANK_TABLE_FILE) of version 1.0, 1.2 or 2.0");
-  r->add_option("file", rt->path, "The rank table (- for stdin)")->required();
+  CLI::App* r = hccl->add_subcommand("ranktable", help_text(ui::Key::help_hccl_ranktable_about));
+  r->add_option("file", rt->path, help_text(ui::Key::help_hccl_ranktable_file))->required();
   add_output_options(r, rt->out);
   r->footer(exit_text);
   r->callback([&g, &exit_code, rt] { exit_code = run_ranktable(g, *rt); });
 
   auto hc = std::make_shared<HccnArgs>();
   CLI::App* h = hccl->add_subcommand(
-      "hccn", "Check the NPU NICs: link, network health, IP, TLS and link history, from hccn_tool output files or by running it");
-  h->add_option("files", hc->paths,
-                "hccn_tool output collected on each node (one file per node; a directory means the files in it). "
-                "Without files, hccn_tool runs here for every device");
-  h->add_option("--devices", hc->devices, "Without files: the device ids to query (0-7, 0,2,4); default: from npu-smi info")
+      "hccn", help_text(ui::Key::help_hccl_hccn_about));
+  h->add_option("files", hc->paths, help_text(ui::Key::help_hccl_hccn_files));
+  h->add_option("--devices", hc->devices, help_text(ui::Key::help_hccl_hccn_devices))
       ->type_name("LIST");
-  h->add_option("--root", hc->root,
-                "Without files: replay the hccn_tool and npu-smi answers a bundle (npu-doctor bundle) recorded on its "
-                "host, instead of running them here")
+  h->add_option("--root", hc->root, help_text(ui::Key::help_hccl_hccn_root))
       ->type_name("BUNDLE");
-  h->add_option("--hccn-tool", hc->tool, "Without files: the hccn_tool to run (default: on PATH, then /usr/local/Ascend/driver/tools/hccn_tool)")
+  h->add_option("--hccn-tool", hc->tool, help_text(ui::Key::help_hccl_hccn_hccn_tool))
       ->type_name("PATH");
-  add_duration_option(h, "--timeout", hc->timeout,
-                      "Time each hccn_tool or npu-smi call may take (default 10s)",
+  add_duration_option(h, "--timeout", hc->timeout, help_text(ui::Key::help_hccl_hccn_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
   add_output_options(h, hc->out);
   h->footer(exit_text);
@@ -368,14 +358,13 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
 
   auto to = std::make_shared<TestOutputArgs>();
   CLI::App* t = hccl->add_subcommand(
-      "test-output", "Check HCCL Test results (all_reduce_test ...): failed result checks, missing results, low bandwidth");
-  t->add_option("files", to->paths, "Output of HCCL Test runs (one per file; a directory means the files in it; - for stdin)")
+      "test-output", help_text(ui::Key::help_hccl_test_output_about));
+  t->add_option("files", to->paths, help_text(ui::Key::help_hccl_test_output_files))
       ->required();
-  t->add_option("--expect-bandwidth", to->expect,
-                "The algorithm bandwidth (GB/s) the peak should reach; default: the median peak of several outputs of the same test")
+  t->add_option("--expect-bandwidth", to->expect, help_text(ui::Key::help_hccl_test_output_expect_bandwidth))
       ->check(CLI::PositiveNumber)
       ->type_name("GBPS");
-  t->add_option("--min-ratio", to->min_ratio, "Flag a peak below this fraction of the expected bandwidth (default 0.5)")
+  t->add_option("--min-ratio", to->min_ratio, help_text(ui::Key::help_hccl_test_output_min_ratio))
       ->check(CLI::Range(0.01, 1.0))
       ->type_name("RATIO");
   add_output_options(t, to->out);

@@ -120,30 +120,22 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
 void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<IsolateArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "isolate",
-      "Find the failing card or pair: run a command on one card at a time (ASCEND_RT_VISIBLE_DEVICES), then on growing sets");
-  cmd->add_option("command", args->command,
-                  "The command and its arguments, after --. {devices}, {n} and {first} in arguments become the run's "
-                  "device list, count and first device (e.g. torchrun --nproc_per_node {n} train.py)")
+      "isolate", help_text(ui::Key::help_isolate_about));
+  cmd->add_option("command", args->command, help_text(ui::Key::help_isolate_command))
       ->required();
-  cmd->add_option("--devices", args->devices, "Logical device ids to test (0-7, 0,2,4); default: every chip npu-smi info lists")
+  cmd->add_option("--devices", args->devices, help_text(ui::Key::help_isolate_devices))
       ->type_name("LIST");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Each run is killed after this long and counts as a failure (default 300s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_isolate_timeout),
                       {std::chrono::milliseconds(10)});
-  cmd->add_option("--strategy", args->strategy,
-                  "grow (default): singles, then growing sets, pairs when a set fails; pairs: singles, every pair, "
-                  "then all; single: one card at a time only")
+  cmd->add_option("--strategy", args->strategy, help_text(ui::Key::help_isolate_strategy))
       ->check(CLI::IsMember({"grow", "pairs", "single"}));
-  cmd->add_option("--log-dir", args->log_dir, "Keep each run's whole output in DIR (run-NN-PHASE-DEVICES.log)")->type_name("DIR");
-  cmd->add_flag("--no-diagnose", args->no_diagnose, "Do not diagnose the output of failed runs with the knowledge base");
-  cmd->add_option("--max-runs", args->max_runs, "Stop after this many runs (default 200)")->check(CLI::Range(1, 100000));
-  cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
-  cmd->add_option("-f,--format", args->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->footer("A run passes when the command exits with status 0 within the timeout.\n"
-              "Exit status: 0 every run passed, 1 a card, pair or set fails, 2 usage error (command not found, no "
-              "devices), 3 internal error.");
+  cmd->add_option("--log-dir", args->log_dir, help_text(ui::Key::help_isolate_log_dir))->type_name("DIR");
+  cmd->add_flag("--no-diagnose", args->no_diagnose, help_text(ui::Key::help_isolate_no_diagnose));
+  cmd->add_option("--max-runs", args->max_runs, help_text(ui::Key::help_isolate_max_runs))->check(CLI::Range(1, 100000));
+  cmd->add_flag("-q,--quiet", args->quiet, help_text(ui::Key::help_isolate_quiet));
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_isolate_format))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_isolate_output))->type_name("FILE");
+  cmd->footer(help_text(ui::Key::help_isolate_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

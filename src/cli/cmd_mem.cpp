@@ -331,64 +331,49 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
 }  // namespace
 
 void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  CLI::App* mem_cmd = app.add_subcommand("mem", "Device memory: out-of-memory, leak and fragmentation analysis (docs/mem.md)");
+  CLI::App* mem_cmd = app.add_subcommand("mem", help_text(ui::Key::help_mem_about));
   mem_cmd->require_subcommand(1);
 
   auto a = std::make_shared<AnalyzeArgs>();
   CLI::App* an = mem_cmd->add_subcommand(
-      "analyze", "Analyse memory samples (JSON lines) and logs: peak, fragmentation, leak, OOM classification");
-  an->add_option("paths", a->paths,
-                 "Sample files (JSON lines from python/npu_doctor_mem.py or `mem watch`) and logs with OOM messages; "
-                 "directories, compressed files, archives, - for stdin")
+      "analyze", help_text(ui::Key::help_mem_analyze_about));
+  an->add_option("paths", a->paths, help_text(ui::Key::help_mem_analyze_paths))
       ->required();
-  an->add_option("-f,--format", a->format,
-                 "Output format: text, json (npu-doctor/mem/v1, docs/json-mem-v1.md), prometheus (docs/prometheus.md)")
+  an->add_option("-f,--format", a->format, help_text(ui::Key::help_mem_analyze_format))
       ->check(CLI::IsMember({"text", "json", "prometheus"}));
-  an->add_option("-o,--output", a->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  an->add_option("--html", a->html, "Also write a self-contained HTML page with the memory charts to FILE")
+  an->add_option("-o,--output", a->output, help_text(ui::Key::help_mem_analyze_output))->type_name("FILE");
+  an->add_option("--html", a->html, help_text(ui::Key::help_mem_analyze_html))
       ->type_name("FILE");
-  an->add_option("--capacity", a->capacity,
-                 "Device memory (e.g. 64GiB); default: from the samples, else from an OOM message's total capacity")
+  an->add_option("--capacity", a->capacity, help_text(ui::Key::help_mem_analyze_capacity))
       ->type_name("SIZE");
-  an->add_option("--warmup", a->warmup, "Ignore the first N steps for the leak trend (default: the first 10% of samples)")
+  an->add_option("--warmup", a->warmup, help_text(ui::Key::help_mem_analyze_warmup))
       ->type_name("STEPS")
       ->check(CLI::NonNegativeNumber);
   an->add_option("--fragmentation-threshold", a->fragmentation_threshold,
-                 "Warn when the cache holds more than this beyond what is allocated (default 1GiB)")
+                 help_text(ui::Key::help_mem_analyze_fragmentation_threshold))
       ->type_name("SIZE");
-  an->add_option("--workload", a->workload,
-                 "training, inference or auto (inference when the samples say \"phase\": \"inference\")")
+  an->add_option("--workload", a->workload, help_text(ui::Key::help_mem_analyze_workload))
       ->check(CLI::IsMember({"auto", "training", "inference"}));
-  an->add_option("-j,--jobs", a->jobs, "Threads for scanning many logs (default: all cores)");
-  an->footer(
-      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error, no "
-      "input readable, or no valid sample and no out-of-memory message in the inputs, 3 internal error.");
+  an->add_option("-j,--jobs", a->jobs, help_text(ui::Key::help_mem_analyze_jobs));
+  an->footer(help_text(ui::Key::help_mem_analyze_footer));
   an->callback([&g, &exit_code, a] { exit_code = run_analyze(g, *a); });
 
   auto w = std::make_shared<WatchArgs>();
   CLI::App* wa = mem_cmd->add_subcommand(
-      "watch", "Poll HBM usage per device from `npu-smi info` and write memory samples (JSON lines)");
-  add_duration_option(wa, "--interval", w->interval, "Time between polls (default 1s; e.g. 500ms, 5s, 1m)",
+      "watch", help_text(ui::Key::help_mem_watch_about));
+  add_duration_option(wa, "--interval", w->interval, help_text(ui::Key::help_mem_watch_interval),
                       {std::chrono::milliseconds(1)});
-  add_duration_option(wa, "--duration", w->duration, "Stop after this long (default: until Ctrl-C or SIGTERM)");
-  wa->add_option("--count", w->count, "Stop after N polls (default: no limit)")->type_name("N");
-  wa->add_option("-o,--output", w->output,
-                 "Write the samples to FILE (truncated, then one flushed line per device and poll) instead of stdout")
+  add_duration_option(wa, "--duration", w->duration, help_text(ui::Key::help_mem_watch_duration));
+  wa->add_option("--count", w->count, help_text(ui::Key::help_mem_watch_count))->type_name("N");
+  wa->add_option("-o,--output", w->output, help_text(ui::Key::help_mem_watch_output))
       ->type_name("FILE");
-  add_duration_option(wa, "--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)",
+  add_duration_option(wa, "--timeout", w->timeout, help_text(ui::Key::help_mem_watch_timeout),
                       {std::chrono::milliseconds(1)});
-  wa->add_option("--root", w->root,
-                 "Report the `npu-smi info` a bundle (npu-doctor bundle) recorded on its host, once, instead of "
-                 "polling this host (the sample has no time: the record does not say when it ran)")
+  wa->add_option("--root", w->root, help_text(ui::Key::help_mem_watch_root))
       ->type_name("BUNDLE");
-  wa->add_option("--live", w->live,
-                 "A live line per device on stderr: auto (when stderr is a terminal and the samples do not go to it), "
-                 "always, never")
+  wa->add_option("--live", w->live, help_text(ui::Key::help_mem_watch_live))
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  wa->footer(
-      "Ctrl-C or SIGTERM stops after the current poll; every line already written is kept.\n"
-      "Exit status: 0 stopped normally, 2 usage error, npu-smi missing or unusable at the first poll (with --root: not "
-      "recorded in the bundle), or 5 failed polls in a row, 3 internal error.");
+  wa->footer(help_text(ui::Key::help_mem_watch_footer));
   wa->callback([&g, &exit_code, w, wa] {
     w->polling_given = wa->count("--interval") + wa->count("--duration") + wa->count("--count") + wa->count("--timeout") > 0;
     exit_code = run_watch(g, *w);

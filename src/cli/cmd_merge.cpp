@@ -95,17 +95,17 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
 
 void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand("merge", "Combine node summaries (cluster --summary-out) into one cluster report");
-  cmd->add_option("summaries", args->files, "Node summary files (JSON, npu-doctor/node-summary/v1)")->required();
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html, prometheus")->check(CLI::IsMember(kDiagnosisFormats));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  CLI::App* cmd = app.add_subcommand("merge", help_text(ui::Key::help_merge_about));
+  cmd->add_option("summaries", args->files, help_text(ui::Key::help_merge_summaries))->required();
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_merge_format))->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_merge_output))->type_name("FILE");
   add_html_report_options(cmd, args->html);
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_merge_max_evidence))
       ->check(CLI::Range(1, 1000));
-  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts (default 5s)");
-  cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
+  add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_merge_skew));
+  cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_merge_world_size))
       ->check(CLI::Range(1, 1 << 20));
-  cmd->footer("Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no summary readable, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_merge_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

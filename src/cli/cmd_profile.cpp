@@ -64,21 +64,16 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
 void setup_profile(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<ProfileArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "profile", "Find the operators that take the time, and where the step goes, from msprof/profiler CSV outputs");
-  cmd->add_option("paths", args->paths,
-                  "PROF_* or *_ascend_pt directories, op_summary_*.csv, kernel_details.csv, op_statistic_*.csv, "
-                  "step_trace_time.csv, cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication.json), "
-                  "api_statistic*.csv, archives, or - for stdin")
+      "profile", help_text(ui::Key::help_profile_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_profile_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json (npu-doctor/profile/v1)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_profile_format))
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->add_option("--html", args->html, "Also write a self-contained HTML report with bar charts to FILE")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_profile_output))->type_name("FILE");
+  cmd->add_option("--html", args->html, help_text(ui::Key::help_profile_html))
       ->type_name("FILE");
-  cmd->add_option("-n,--top", args->top, "Operators listed in each ranking (default 10)")->check(CLI::Range(1, 100000));
-  cmd->footer(
-      "Exit status: 0 nothing crossed a threshold, 1 findings (e.g. a slow rank, AI CPU fallback), 2 usage error or "
-      "no profiling table readable, 3 internal error.");
+  cmd->add_option("-n,--top", args->top, help_text(ui::Key::help_profile_top))->check(CLI::Range(1, 100000));
+  cmd->footer(help_text(ui::Key::help_profile_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

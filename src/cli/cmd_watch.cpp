@@ -174,41 +174,29 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
 void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<WatchArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "watch", "Follow growing logs and plog folders and report each new incident's root cause as it appears");
-  cmd->add_option("paths", args->paths,
-                  "Log files or directories (followed recursively: new files, growth, rotation, truncation); they "
-                  "may appear later")
+      "watch", help_text(ui::Key::help_watch_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_watch_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format,
-                  "text (default), json (one npu-doctor/incident/v1 object per line), prometheus (keeps -o FILE "
-                  "current for node_exporter)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_watch_format))
       ->check(CLI::IsMember({"text", "json", "prometheus"}));
-  cmd->add_option("-o,--output", args->output,
-                  "Append incidents to FILE instead of stdout; with -f prometheus, the textfile to keep current")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_watch_output))
       ->type_name("FILE");
-  cmd->add_flag("--until-root-cause", args->until_root_cause, "Stop at the first incident with a root cause (exit 1)");
-  cmd->add_option("--exec", args->exec,
-                  "Run this shell command for each incident, its JSON on stdin (alerting hooks)")
+  cmd->add_flag("--until-root-cause", args->until_root_cause, help_text(ui::Key::help_watch_until_root_cause));
+  cmd->add_option("--exec", args->exec, help_text(ui::Key::help_watch_exec))
       ->type_name("CMD");
-  add_duration_option(cmd, "--exec-timeout", args->exec_timeout, "Kill an --exec command after this long (default 30s)");
-  cmd->add_flag("--from-start", args->from_start,
-                "Also read what the files hold already (default: only what is written from now on)");
-  cmd->add_flag("--poll", args->poll, "Poll instead of using inotify (inotify is not used on network file systems anyway)");
-  add_duration_option(cmd, "--poll-interval", args->poll_interval, "How often to poll (default 1s)",
+  add_duration_option(cmd, "--exec-timeout", args->exec_timeout, help_text(ui::Key::help_watch_exec_timeout));
+  cmd->add_flag("--from-start", args->from_start, help_text(ui::Key::help_watch_from_start));
+  cmd->add_flag("--poll", args->poll, help_text(ui::Key::help_watch_poll));
+  add_duration_option(cmd, "--poll-interval", args->poll_interval, help_text(ui::Key::help_watch_poll_interval),
                       {std::chrono::milliseconds(10)});
-  add_duration_option(cmd, "--settle", args->settle,
-                      "Report an incident once no new error has come for this long (default 1s)");
-  add_duration_option(cmd, "--quiet-gap", args->quiet_gap,
-                      "Errors that repeat the last incident's are the same incident unless the logs were free of "
-                      "errors this long (default 10m)");
-  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
-  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
-  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  add_duration_option(cmd, "--settle", args->settle, help_text(ui::Key::help_watch_settle));
+  add_duration_option(cmd, "--quiet-gap", args->quiet_gap, help_text(ui::Key::help_watch_quiet_gap));
+  cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_watch_before_context));
+  cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_watch_after_context));
+  cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_watch_context));
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_watch_max_evidence))
       ->check(CLI::Range(1, 1000));
-  cmd->footer(
-      "Runs until SIGINT, SIGTERM or SIGHUP (an incident still settling is reported first).\n"
-      "Exit status: 0 stopped by a signal, 1 a root cause with --until-root-cause, 2 usage error, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_watch_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -27,16 +27,36 @@
 
 namespace npu_doctor::cli {
 
+namespace {
+Lang g_cli_lang = Lang::en;
+}  // namespace
+
+void choose_cli_lang(int argc, const char* const* argv) {
+  std::optional<Lang> chosen;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") break;
+    if (word == "--lang" && i + 1 < argc) {
+      if (const auto l = parse_lang(argv[++i])) chosen = l;
+    } else if (word.starts_with("--lang=")) {
+      if (const auto l = parse_lang(word.substr(7))) chosen = l;
+    }
+  }
+  g_cli_lang = chosen.value_or(lang_from_environment());
+}
+
+Lang cli_lang() { return g_cli_lang; }
+
+std::string help_text(ui::Key k) { return std::string(ui::word(k, g_cli_lang)); }
+
 void add_global_options(CLI::App& app, GlobalOptions& g) {
-  app.add_option("--kb", g.kb_paths,
-                 "Extra knowledge-base directory or file (repeatable); also NPU_DOCTOR_KB_PATH=dir1:dir2. "
-                 "Entries with an existing id replace the built-in ones.")
+  app.add_option("--kb", g.kb_paths, help_text(ui::Key::help_global_kb))
       ->type_name("DIR")
       // One value per --kb: otherwise `diagnose --kb DIR LOG` takes LOG for a second directory.
       ->allow_extra_args(false);
-  app.add_option("--lang", g.lang, "Language of the report: en or zh (default: from LANG)")
+  app.add_option("--lang", g.lang, help_text(ui::Key::help_global_lang))
       ->check(CLI::IsMember({"en", "zh"}));
-  app.add_option("--color", g.color, "Colour: auto (terminal, unless NO_COLOR is set), always, never")
+  app.add_option("--color", g.color, help_text(ui::Key::help_global_color))
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
@@ -199,13 +219,17 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   return true;
 }
 
-void prepare_app(CLI::App& app, GlobalOptions& g) {
+void prepare_app(CLI::App& app, GlobalOptions& g, int argc, const char* const* argv) {
+  choose_cli_lang(argc, argv);
+  // Subcommands copy the help flag when they are added, so this comes first.
+  app.set_help_flag("-h,--help", help_text(ui::Key::help_global_help));
   app.set_version_flag("--version", [] { return version_text(system_kb_dir()); },
-                       "Print the version, the knowledge base and the build's optional features, and exit");
+                       help_text(ui::Key::help_global_version));
   // Which subcommand runs, for reports that name it (-f prometheus): CLI11 calls this
   // after parsing, before the subcommand's own callback.
   app.parse_complete_callback([&app, &g] {
     for (const CLI::App* sub : app.get_subcommands()) g.command = sub->get_name();
+    if (const auto l = parse_lang(g.lang)) g_cli_lang = *l;  // as parsed, should argv's scan differ
   });
   app.require_subcommand(1);
   // Usage errors start like every other message of ours.

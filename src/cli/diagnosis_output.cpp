@@ -21,10 +21,9 @@ int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const
 }
 
 void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args) {
-  cmd->add_option("--html", args.path, "Also write the incident report, one self-contained HTML page, to FILE")
+  cmd->add_option("--html", args.path, help_text(ui::Key::help_shared_html))
       ->type_name("FILE");
-  cmd->add_option("--attach", args.attach,
-                  "Add an analysis to the HTML report: mem=SAMPLES_OR_LOG, profile=DIR, check=CHECK.json (repeatable)")
+  cmd->add_option("--attach", args.attach, help_text(ui::Key::help_shared_attach))
       ->type_name("KIND=PATH");
 }
 
