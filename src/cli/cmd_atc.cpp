@@ -29,7 +29,7 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
   const AtcReport report = analyze_atc(opts, *kb, diagnoser);
   for (const auto& in : report.diagnosis.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   for (const auto& p : report.problems) std::cerr << "npu-doctor: " << p << "\n";
@@ -43,8 +43,10 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
       std::cerr);
   if (!ok) return kUsage;
   if (!report.any_input_read()) {
-    std::cerr << "npu-doctor: no input could be read";
-    for (const auto& in : report.diagnosis.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_read);
+    for (const auto& in : report.diagnosis.inputs) {
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
+    }
     std::cerr << "\n";
     return kUsage;
   }

@@ -47,18 +47,22 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
   if (fs::is_directory(o.output, ec)) o.output = (fs::path(o.output) / default_name()).string();
   const fs::path parent = fs::absolute(o.output, ec).parent_path();
   if (!fs::is_directory(parent, ec)) {
-    std::cerr << "npu-doctor: bundle: -o " << o.output << ": directory " << parent.string() << " does not exist\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_output_dir_missing, fmt::arg("command", "bundle"), fmt::arg("option", "-o"),
+                     fmt::arg("path", o.output), fmt::arg("dir", parent.string()))
+              << "\n";
     return kUsage;
   }
   const auto size = bundle::parse_byte_size(a.max_size);
   if (!size || *size == 0) {
-    std::cerr << "npu-doctor: bundle: --max-size '" << a.max_size << "' is not a size (e.g. 200M, 1G, 500K)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_bundle_max_size, fmt::arg("value", a.max_size)) << "\n";
     return kUsage;
   }
   o.max_size = *size;
   if (a.since) o.since_seconds = std::chrono::duration_cast<std::chrono::seconds>(*a.since).count();
   if (!fs::is_directory(a.root, ec)) {
-    std::cerr << "npu-doctor: bundle: --root " << a.root << ": not a directory\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_root_not_directory, fmt::arg("command", "bundle"), fmt::arg("path", a.root))
+              << "\n";
     return kUsage;
   }
   o.root = fs::absolute(a.root, ec).lexically_normal().string();

@@ -57,21 +57,21 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   }
   for (const auto& s : a.skip) std::erase(opts.steps, *checks::parse_step_id(s));
   if (opts.steps.empty()) {
-    std::cerr << "npu-doctor: check: --only and --skip leave no step to run\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_step) << "\n";
     return kUsage;
   }
   // A bundle (archive or unpacked): the checks replay what `bundle` recorded on its host.
   std::optional<bundle::ReplayProbe> replay;
   if (bundle::is_bundle(a.root)) {
     if (a.pid >= 0 || !a.user.empty() || !a.python.empty() || a.probe_device) {
-      std::cerr << "npu-doctor: check: --pid, --user, --python and --probe-device cannot be used on a bundle: "
-                   "it replays the check recorded on its host\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_bundle_options) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: check: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "check"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     opts.identity = record->identity;
@@ -80,7 +80,8 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   std::error_code ec;
   const std::filesystem::path root = std::filesystem::absolute(replay ? "/" : a.root, ec);
   if (ec || !std::filesystem::is_directory(root, ec)) {
-    std::cerr << "npu-doctor: check: --root " << a.root << ": not a directory\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_root_not_directory, fmt::arg("command", "check"), fmt::arg("path", a.root))
+              << "\n";
     return kUsage;
   }
   opts.timeout = a.timeout;
@@ -93,29 +94,31 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
     opts.pid = a.pid;
     auto who = checks::identity_of_process(probe, a.pid);
     if (!who) {
-      std::cerr << "npu-doctor: check: --pid " << a.pid << ": no such process (cannot read /proc/" << a.pid
-                << "/status under " << probe.describe_root() << ")\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_check_no_process, fmt::arg("pid", a.pid), fmt::arg("root", probe.describe_root()))
+                << "\n";
       return kUsage;
     }
     opts.identity = *who;
     if (auto environ_text = probe.read_file("/proc/" + std::to_string(a.pid) + "/environ")) {
       use_environment_of(probe, checks::parse_environ(*environ_text));
     } else {
-      std::cerr << "npu-doctor: check: cannot read the environment of process " << a.pid
-                << " (run as its user or root); checking this shell's environment instead\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_environ, fmt::arg("pid", a.pid)) << "\n";
     }
   }
   if (!a.user.empty()) {
     auto who = checks::identity_of_user(probe, a.user);
     if (!who) {
-      std::cerr << "npu-doctor: check: --user " << a.user << ": not in " << probe.describe_root() << "/etc/passwd\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_check_no_user, fmt::arg("user", a.user), fmt::arg("root", probe.describe_root()))
+                << "\n";
       return kUsage;
     }
     opts.identity = *who;
   }
   if (!a.python.empty()) {
     if (!find_on_path(a.python, probe.env("PATH").value_or(""))) {
-      std::cerr << "npu-doctor: check: --python " << a.python << ": not found or not executable\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_python, fmt::arg("python", a.python)) << "\n";
       return kUsage;
     }
     opts.python = a.python;

@@ -129,7 +129,7 @@ std::vector<NodeSummary> read_summary_file(const std::string& path, std::size_t 
 
 int run(const GlobalOptions& g, const ClusterArgs& a) {
   if (a.logs.empty() && !a.check) {
-    std::cerr << "npu-doctor: cluster needs --logs PATH (repeatable) or --check\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_cluster_nothing_to_do) << "\n";
     return kUsage;
   }
   std::string error;
@@ -186,12 +186,14 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     mo.cluster.world_size = a.world_size;
     DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
-    std::cerr << "npu-doctor: cluster: " << reported << " of " << node_count << " node(s) scanned ("
-              << transport->name() << ")\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_cluster_scanned, fmt::arg("n", reported), fmt::arg("count", node_count),
+                     fmt::arg("transport", transport->name()))
+              << "\n";
     const int written = write_diagnosis(g, report, a.format, a.output, *kb, html);
     rc = rc == kUsage ? rc : written;
     if (reported == 0) {
-      std::cerr << "npu-doctor: cluster: no node could be scanned\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_cluster_none_scanned) << "\n";
       rc = kUsage;
     }
   }

@@ -197,7 +197,7 @@ void setup_completion(CLI::App& app, GlobalOptions&, int& exit_code) {
     } else if (*shell == "zsh") {
       write_zsh(commands, std::cout);
     } else {
-      std::cerr << "npu-doctor: completion: name a shell: bash or zsh\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_completion_no_shell) << "\n";
       exit_code = kUsage;
       return;
     }

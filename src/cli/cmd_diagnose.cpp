@@ -58,7 +58,7 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   if (!a.incident.empty() && a.incident != "all") {
     const auto n = parse_number<std::size_t>(a.incident);
     if (!n || *n == 0) {
-      std::cerr << "npu-doctor: --incident '" << a.incident << "': give an incident number (1 = the oldest) or all\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_diagnose_incident_value, fmt::arg("value", a.incident)) << "\n";
       return kUsage;
     }
     chosen = *n;
@@ -68,8 +68,10 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   if (chosen) {
     const std::size_t count = std::max<std::size_t>(1, report.incidents.size());
     if (*chosen > count) {
-      std::cerr << "npu-doctor: --incident " << *chosen << ": the inputs hold " << count
-                << (count == 1 ? " incident" : " incidents") << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(count == 1 ? ui::Key::error_diagnose_incident_one : ui::Key::error_diagnose_incident_range,
+                       fmt::arg("n", *chosen), fmt::arg("count", count))
+                << "\n";
       return kUsage;
     }
     show_incident(report, *chosen - 1);

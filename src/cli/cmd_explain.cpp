@@ -15,7 +15,7 @@ struct ExplainArgs {
 
 int run(const GlobalOptions& g, const ExplainArgs& a) {
   if (trim(a.query).empty()) {
-    std::cerr << "npu-doctor: explain: give a code, a rule id or a log line (e.g. npu-doctor explain 507035)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_explain_no_query) << "\n";
     return kUsage;
   }
   // Kept to the end of the process on purpose: tearing ~1,100 entries down would add a

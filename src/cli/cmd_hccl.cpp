@@ -95,7 +95,7 @@ std::string local_time_iso() {
 
 int run_capture(const EnvArgs& a) {
   if (!a.paths.empty()) {
-    std::cerr << "npu-doctor: hccl env --capture takes no FILE (it writes one: use -o FILE)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_capture_no_file) << "\n";
     return kUsage;
   }
   std::map<std::string, std::string> env;
@@ -104,8 +104,8 @@ int run_capture(const EnvArgs& a) {
     source = "/proc/" + std::to_string(a.pid) + "/environ";
     const InputText in = read_input(source, kMaxEnvFile);
     if (!in.ok()) {
-      std::cerr << "npu-doctor: cannot read " << source << ": " << in.error
-                << " (is the process running, and are you its user or root?)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_capture_unreadable, fmt::arg("path", source), fmt::arg("why", in.error))
+                << "\n";
       return kUsage;
     }
     std::string error;
@@ -129,7 +129,7 @@ int run_capture(const EnvArgs& a) {
 int run_env(const GlobalOptions& g, const EnvArgs& a) {
   if (a.capture) return run_capture(a);
   if (a.paths.empty()) {
-    std::cerr << "npu-doctor: hccl env: give one environment file per node or rank (or --capture to write one)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_env_no_files) << "\n";
     return kUsage;
   }
   std::vector<InputProblem> unreadable;
@@ -145,7 +145,7 @@ int run_env(const GlobalOptions& g, const EnvArgs& a) {
     files.push_back(std::move(*f));
   }
   if (files.empty()) {
-    std::cerr << "npu-doctor: hccl env: no environment could be read\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_env_none_read) << "\n";
     return kUsage;
   }
   auto kb = load_kb(g, std::cerr);
@@ -188,15 +188,14 @@ std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const Probe&
   if (!a.devices.empty()) {
     auto ids = checks::parse_container_visible_devices(a.devices);
     if (!ids || ids->empty()) {
-      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected ids such as 0-7 or 0,2,4\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_bad_devices, fmt::arg("value", a.devices)) << "\n";
       return std::nullopt;
     }
     return ids;
   }
   const NpuSmiQuery smi = query_npu_smi_info(probe);
   if (!smi.info) {
-    std::cerr << "npu-doctor: hccl hccn: cannot list the devices: npu-smi info " << smi.why_not()
-              << "; give them with --devices 0-7\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_no_device_list, fmt::arg("why", smi.why_not())) << "\n";
     return std::nullopt;
   }
   return hccn_device_ids(*smi.info);
@@ -213,9 +212,8 @@ std::optional<std::string> hccn_tool_to_run(const HccnArgs& a, const Probe& prob
 int query_node(const HccnArgs& a, const Probe& probe, std::size_t max_output, std::vector<HccnNode>& nodes) {
   const auto tool = hccn_tool_to_run(a, probe);
   if (!tool) {
-    std::cerr << "npu-doctor: hccl hccn: hccn_tool not found (on PATH or /usr/local/Ascend/driver/tools/"
-              << (a.root.empty() ? "); give its output files, or its path with --hccn-tool\n"
-                                 : ") in what the bundle recorded; give the bundle's network/hccn_tool.txt instead\n");
+    std::cerr << "npu-doctor: "
+              << msg(a.root.empty() ? ui::Key::error_hccl_no_hccn_tool : ui::Key::error_hccl_no_hccn_tool_recorded) << "\n";
     return kUsage;
   }
   const auto devices = devices_to_query(a, probe);
@@ -234,33 +232,33 @@ int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
   std::vector<InputProblem> unreadable;
   const bool live = a.paths.empty();
   if (!live && !a.root.empty()) {
-    std::cerr << "npu-doctor: hccl hccn: give hccn_tool output files or --root BUNDLE, not both\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_files_or_root) << "\n";
     return kUsage;
   }
   if (!live) {
     for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
       HccnCapture c = parse_hccn_output(in.path, in.text);
       if (c.recognised_lines == 0) {
-        const std::string why = "no hccn_tool output recognised (link status, net health status, ipaddr, tls switch, link_stat)";
-        std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
-        unreadable.push_back({in.path, why});
+        std::cerr << "npu-doctor: " << in.path << ": " << msg(ui::Key::error_hccl_not_hccn_output) << "\n";
+        unreadable.push_back({in.path, std::string(ui::word(ui::Key::error_hccl_not_hccn_output, Lang::en))});
         continue;
       }
       nodes.push_back({in.path, std::move(c.devices)});
     }
     if (nodes.empty()) {
-      std::cerr << "npu-doctor: hccl hccn: no hccn_tool output could be read\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_hccn_none_read) << "\n";
       return kUsage;
     }
   } else if (!a.root.empty()) {
     if (!a.tool.empty()) {
-      std::cerr << "npu-doctor: hccl hccn: --hccn-tool cannot be used with --root: the bundle recorded which tool ran\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_tool_with_root) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: hccl hccn: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "hccl hccn"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     const bundle::ReplayProbe replay(std::move(*record));
@@ -293,15 +291,14 @@ int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
   for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
     HcclTestOutput t = parse_hccl_test_output(in.path, in.text);
     if (!t.looks_like_hccl_test()) {
-      const std::string why = "not HCCL Test output (no result table, no 'the minbytes is' line)";
-      std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
-      unreadable.push_back({in.path, why});
+      std::cerr << "npu-doctor: " << in.path << ": " << msg(ui::Key::error_hccl_not_test_output) << "\n";
+      unreadable.push_back({in.path, std::string(ui::word(ui::Key::error_hccl_not_test_output, Lang::en))});
       continue;
     }
     outputs.push_back(std::move(t));
   }
   if (outputs.empty()) {
-    std::cerr << "npu-doctor: hccl test-output: no HCCL Test output could be read\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_test_none_read) << "\n";
     return kUsage;
   }
   HcclTestOptions opts;

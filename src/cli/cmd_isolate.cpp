@@ -40,19 +40,20 @@ struct IsolateArgs {
 int run(const GlobalOptions& g, const IsolateArgs& a) {
   IsolateReport report;
   if (a.command.empty()) {
-    std::cerr << "npu-doctor: isolate: give the command to run after --, e.g. npu-doctor isolate -- python3 train.py\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_no_command) << "\n";
     return kUsage;
   }
   const char* path = std::getenv("PATH");
   if (!find_on_path(a.command.front(), path != nullptr ? path : "")) {
-    std::cerr << "npu-doctor: isolate: " << a.command.front() << ": not found or not executable\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_not_executable, fmt::arg("command", "isolate"), fmt::arg("program", a.command.front()))
+              << "\n";
     return kUsage;
   }
   std::vector<int> devices;
   if (!a.devices.empty()) {
     auto ids = checks::parse_container_visible_devices(a.devices);
     if (!ids || ids->empty()) {
-      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected logical device ids such as 0-7 or 0,2,4\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_bad_devices, fmt::arg("value", a.devices)) << "\n";
       return kUsage;
     }
     devices = *ids;
@@ -63,7 +64,7 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     std::string why;
     auto listed = devices_from_npu_smi(SystemProbe("/", co), why);
     if (!listed) {
-      std::cerr << "npu-doctor: isolate: cannot list the devices: npu-smi info " << why << "; give them with --devices 0-7\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_no_device_list, fmt::arg("why", why)) << "\n";
       return kUsage;
     }
     devices = std::move(listed->devices);
@@ -74,8 +75,10 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     std::error_code ec;
     std::filesystem::create_directories(a.log_dir, ec);
     if (ec || ::access(a.log_dir.c_str(), W_OK) != 0) {
-      std::cerr << "npu-doctor: --log-dir " << a.log_dir << ": cannot write there: "
-                << (ec ? ec.message() : std::string(std::strerror(errno))) << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_isolate_log_dir, fmt::arg("path", a.log_dir),
+                       fmt::arg("why", ec ? ec.message() : std::string(std::strerror(errno))))
+                << "\n";
       return kUsage;
     }
   }
@@ -93,9 +96,14 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   Runner real = make_command_runner(ro);
   std::size_t n = 0;
   Runner with_progress = [&](const std::vector<int>& devs, Phase phase) {
-    if (!a.quiet) std::cerr << "npu-doctor isolate: run " << ++n << " (" << to_string(phase) << "): ASCEND_RT_VISIBLE_DEVICES=" << device_list(devs) << " ... " << std::flush;
+    if (!a.quiet) {
+      std::cerr << "npu-doctor isolate: "
+                << msg(ui::Key::status_isolate_run, fmt::arg("n", ++n), fmt::arg("phase", to_string(phase)),
+                       fmt::arg("devices", device_list(devs)))
+                << std::flush;
+    }
     RunOutcome o = real(devs, phase);
-    if (!a.quiet) std::cerr << (o.passed ? "pass" : o.describe) << "\n";
+    if (!a.quiet) std::cerr << (o.passed ? msg(ui::Key::status_isolate_pass) : o.describe) << "\n";
     return o;
   };
   IsolateOptions io;
@@ -108,7 +116,10 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   report.log_dir = a.log_dir;
   report.result = run_isolation(devices, io, with_progress);
   if (report.result.not_started) {
-    std::cerr << "npu-doctor: isolate: cannot run " << a.command.front() << ": " << report.result.runs.back().outcome.describe << "\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_cannot_run, fmt::arg("command", "isolate"), fmt::arg("program", a.command.front()),
+                     fmt::arg("why", report.result.runs.back().outcome.describe))
+              << "\n";
     return kUsage;
   }
   add_findings(report, *kb);

@@ -26,7 +26,7 @@ int run_lint(const LintArgs& a) {
   for (const auto& p : a.paths) {
     std::error_code ec;
     if (!std::filesystem::exists(p, ec)) {
-      std::cerr << "npu-doctor: " << p << ": no such file or directory\n";
+      std::cerr << "npu-doctor: " << p << ": " << msg(ui::Key::note_no_such_file) << "\n";
       return kUsage;
     }
   }
@@ -72,7 +72,7 @@ int run_list(const GlobalOptions& g, const ListArgs& a) {
   auto kb = load_kb(g, std::cerr);
   const RenderOptions ro = render_options(g, true);
   if (!a.category.empty() && !parse_category(a.category)) {
-    std::cerr << "npu-doctor: unknown category '" << a.category << "'\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_kb_unknown_category, fmt::arg("category", a.category)) << "\n";
     return kUsage;
   }
   kb->for_each_entry([&](const Entry& e) {

@@ -62,7 +62,8 @@ class StdinSpool {
     std::string tmpl = (std::filesystem::temp_directory_path() / "npu-doctor-mem-stdin-XXXXXX").string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) {
-      err << "npu-doctor: cannot create a temporary file for stdin in " << tmpl << ": " << std::strerror(errno) << "\n";
+      err << "npu-doctor: " << msg(ui::Key::error_mem_no_temp_file, fmt::arg("path", tmpl), fmt::arg("why", std::strerror(errno)))
+          << "\n";
       return false;
     }
     path_ = tmpl;
@@ -71,14 +72,14 @@ class StdinSpool {
     for (ssize_t n; failure.empty() && (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
       if (n < 0) {
         if (errno == EINTR) continue;
-        failure = std::string("reading stdin failed: ") + std::strerror(errno);
+        failure = msg(ui::Key::error_mem_stdin_read, fmt::arg("why", std::strerror(errno)));
         break;
       }
       for (ssize_t off = 0; off < n;) {
         const ssize_t w = ::write(fd, buf + off, static_cast<std::size_t>(n - off));
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-          failure = "cannot copy stdin to " + tmpl + ": " + std::strerror(w < 0 ? errno : ENOSPC);
+          failure = msg(ui::Key::error_mem_stdin_copy, fmt::arg("path", tmpl), fmt::arg("why", std::strerror(w < 0 ? errno : ENOSPC)));
           break;
         }
         off += w;
@@ -97,7 +98,7 @@ class StdinSpool {
 
 std::optional<uint64_t> size_option(const std::string& text, const char* name, std::ostream& err) {
   const auto v = mem::parse_byte_size(text);
-  if (!v) err << "npu-doctor: " << name << ": not a size: '" << text << "' (e.g. 64GiB, 65536MiB, 1.5GiB)\n";
+  if (!v) err << "npu-doctor: " << msg(ui::Key::error_mem_not_a_size, fmt::arg("option", name), fmt::arg("value", text)) << "\n";
   return v;
 }
 
@@ -125,7 +126,7 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
       continue;
     }
     if (!spool.path().empty()) {
-      std::cerr << "npu-doctor: '-' (stdin) can be given only once\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_stdin_twice) << "\n";
       return kUsage;
     }
     if (!spool.spool(std::cerr)) return kUsage;
@@ -139,22 +140,23 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
   for (const auto& p : problems) print_problem(p, std::cerr);
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   uint64_t samples = 0;
   for (const auto& in : report.inputs) samples += in.samples;
   if (report.any_input_read() && samples == 0 && !report.anything_found()) {
     // Nothing to analyse: no valid sample and no out-of-memory message. Say that only.
-    std::cerr << "npu-doctor: mem analyze: no valid memory sample and no out-of-memory message in the input";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_nothing_to_analyse);
     for (const auto& in : report.inputs) {
-      std::cerr << "; " << in.path << ": ";
-      if (in.status != InputStatus::ok && in.status != InputStatus::partial) std::cerr << in.note;
-      else if (in.bytes == 0) std::cerr << "empty file";
-      else std::cerr << in.lines << (in.lines == 1 ? " line" : " lines") << ", no sample";
-      if (!in.problems.empty()) std::cerr << " (" << in.problems.front() << ")";
+      std::string why;
+      if (in.status != InputStatus::ok && in.status != InputStatus::partial) why = note_text(in.note);
+      else if (in.bytes == 0) why = msg(ui::Key::error_mem_empty_file);
+      else why = msg(in.lines == 1 ? ui::Key::error_mem_no_sample_one : ui::Key::error_mem_no_sample, fmt::arg("n", in.lines));
+      if (!in.problems.empty()) why += " (" + in.problems.front() + ")";
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", why));
     }
-    std::cerr << "\nnpu-doctor: samples are JSON lines with \"step\" and \"allocated\" (docs/mem.md)\n";
+    std::cerr << "\nnpu-doctor: " << msg(ui::Key::error_mem_sample_format) << "\n";
     return kUsage;
   }
   bool ok = write_output(
@@ -172,8 +174,10 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
   }
   if (!ok) return kUsage;
   if (!report.any_input_read()) {
-    std::cerr << "npu-doctor: no input could be read";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_read);
+    for (const auto& in : report.inputs) {
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
+    }
     std::cerr << "\n";
     return kUsage;
   }
@@ -255,14 +259,14 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
   std::optional<bundle::ReplayProbe> replay;
   if (!a.root.empty()) {
     if (a.polling_given) {
-      std::cerr << "npu-doctor: mem watch: --root replays the one npu-smi answer the bundle recorded; "
-                   "--interval, --duration, --count and --timeout do not apply\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_root_polling) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: mem watch: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "mem watch"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     replay.emplace(std::move(*record));
@@ -275,7 +279,9 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     errno = 0;
     file.open(a.output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      std::cerr << "npu-doctor: cannot write " << a.output << ": " << std::strerror(errno ? errno : EIO) << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_cannot_write, fmt::arg("path", a.output), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+                << "\n";
       return kUsage;
     }
   }
@@ -308,10 +314,10 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
         std::cerr << "npu-doctor: " << r.error << "\n";
         return kUsage;
       }
-      if (r.error != last_error) std::cerr << "npu-doctor: " << r.error << " (continuing)\n";
+      if (r.error != last_error) std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_poll_continuing, fmt::arg("why", r.error)) << "\n";
       last_error = r.error;
       if (++failures >= kMaxFailures) {
-        std::cerr << "npu-doctor: giving up after " << kMaxFailures << " failed polls in a row\n";
+        std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_poll_giving_up, fmt::arg("n", kMaxFailures)) << "\n";
         return kUsage;
       }
     } else {
@@ -324,7 +330,12 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     }
     if (count > 0 && polls >= count) break;
   }
-  if (live) std::cerr << "npu-doctor: " << polls << " polls" << (to_stdout ? "" : ", written to " + a.output) << "\n";
+  if (live) {
+    std::cerr << "npu-doctor: "
+              << (to_stdout ? msg(ui::Key::status_mem_polls, fmt::arg("n", polls))
+                            : msg(ui::Key::status_mem_polls_written, fmt::arg("n", polls), fmt::arg("path", a.output)))
+              << "\n";
+  }
   return kOk;
 }
 

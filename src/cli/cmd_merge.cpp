@@ -35,7 +35,7 @@ constexpr std::uintmax_t kMaxSummaryBytes = 256u << 20;
 std::optional<std::ifstream> open_summary_file(const std::string& path, std::string& error) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    error = ec ? ec.message() : "not a regular file";  // a FIFO or /dev/zero is no summary
+    error = ec ? ec.message() : msg(ui::Key::note_not_regular_file);  // a FIFO or /dev/zero is no summary
     return std::nullopt;
   }
   const auto size = std::filesystem::file_size(path, ec);
@@ -44,17 +44,17 @@ std::optional<std::ifstream> open_summary_file(const std::string& path, std::str
     return std::nullopt;
   }
   if (size == 0) {
-    error = "empty file: not a node summary";
+    error = msg(ui::Key::error_merge_empty);
     return std::nullopt;
   }
   if (size > kMaxSummaryBytes) {
-    error = "larger than 256 MiB: not a node summary";
+    error = msg(ui::Key::error_merge_too_large);
     return std::nullopt;
   }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = std::string("cannot read it: ") + std::strerror(errno ? errno : EIO);
+    error = msg(ui::Key::error_merge_cannot_read, fmt::arg("why", std::strerror(errno ? errno : EIO)));
     return std::nullopt;
   }
   return in;
@@ -69,13 +69,13 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
     auto in = open_summary_file(path, error);
     NodeSummary s;
     if (!in || !parse_node_summary(*in, *kb, s, error, warnings)) {
-      std::cerr << "npu-doctor: " << path << ": " << error << "; left out\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_merge_left_out, fmt::arg("path", path), fmt::arg("why", error)) << "\n";
       continue;
     }
     nodes.push_back(std::move(s));
   }
   if (nodes.empty()) {
-    std::cerr << "npu-doctor: merge: no readable node summary among " << a.files.size() << " file(s)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_merge_none_readable, fmt::arg("n", a.files.size())) << "\n";
     return kUsage;
   }
   MergeOptions mo;
@@ -87,7 +87,8 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
   html.node_facts = node_facts_of(nodes);
   DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
   for (auto& w : warnings) report.warnings.push_back(std::move(w));
-  std::cerr << "npu-doctor: merge: " << count << " node summar" << (count == 1 ? "y" : "ies") << "\n";
+  std::cerr << "npu-doctor: " << msg(count == 1 ? ui::Key::status_merge_count_one : ui::Key::status_merge_count, fmt::arg("n", count))
+            << "\n";
   return write_diagnosis(g, report, a.format, a.output, *kb, html);
 }
 

@@ -45,7 +45,7 @@ int run_serve(const ServeArgs& a) {
   if (!a.max_rate.empty()) {
     const auto bps = parse_rate_bps(a.max_rate);
     if (!bps) {
-      std::cerr << "npu-doctor: --max-rate '" << a.max_rate << "' is not a rate (e.g. 100M, 1G: bits per second)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_max_rate, fmt::arg("value", a.max_rate)) << "\n";
       return kUsage;
     }
     o.max_rate = *bps / 8;
@@ -61,8 +61,10 @@ int run_serve(const ServeArgs& a) {
   std::string error;
   auto server = NetServer::start(o, &error);
   if (!server) {
-    std::cerr << "npu-doctor: net serve: cannot listen on " << (a.bind.empty() ? "*" : a.bind) << " port " << a.port
-              << ": " << error << "\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_net_cannot_listen, fmt::arg("address", a.bind.empty() ? "*" : a.bind),
+                     fmt::arg("port", a.port), fmt::arg("why", error))
+              << "\n";
     return kUsage;
   }
   std::cout << "npu-doctor net serve: listening on " << server->address() << " port " << server->port()
@@ -100,7 +102,7 @@ struct TestArgs {
 
 int run_test(const GlobalOptions& g, const TestArgs& a) {
   if (a.hosts.empty() == a.matrix.empty()) {
-    std::cerr << "npu-doctor: net test: give either HOST[:PORT]... or --matrix HOSTFILE\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_net_hosts_or_matrix) << "\n";
     return kUsage;
   }
   LinkTestOptions lo;
@@ -118,7 +120,7 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
   if (!a.expect.empty()) {
     ao.expect_bps = parse_rate_bps(a.expect);
     if (!ao.expect_bps) {
-      std::cerr << "npu-doctor: --expect-throughput '" << a.expect << "' is not a rate (e.g. 9G, 800M: bits per second)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_expect_throughput, fmt::arg("value", a.expect)) << "\n";
       return kUsage;
     }
   }
@@ -138,7 +140,8 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
     }
     for (const auto& e : *entries) targets.push_back(e.endpoint);
     if (targets.size() < 2) {
-      std::cerr << "npu-doctor: " << a.matrix << ": the matrix needs at least two hosts (found " << targets.size() << ")\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_matrix_too_small, fmt::arg("path", a.matrix), fmt::arg("n", targets.size()))
+                << "\n";
       return kUsage;
     }
   } else {

@@ -25,14 +25,17 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
   const ProfileReport report = analyze_profile(opts, *kb);
   for (const auto& in : report.inputs) {
     if (in.report.status == InputStatus::error || in.report.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.report.path << ": " << in.report.note << "\n";
+      std::cerr << "npu-doctor: " << in.report.path << ": " << note_text(in.report.note) << "\n";
     }
   }
   for (const auto& s : report.skipped) {
-    if (s.status == InputStatus::error) std::cerr << "npu-doctor: " << s.path << ": " << s.note << "\n";
+    if (s.status == InputStatus::error) std::cerr << "npu-doctor: " << s.path << ": " << note_text(s.note) << "\n";
   }
   for (const auto& p : report.column_problems) {
-    if (p.problem == "missing") std::cerr << "npu-doctor: " << p.path << ": column '" << p.column << "' not found\n";
+    if (p.problem == "missing") {
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_profile_column_missing, fmt::arg("path", p.path), fmt::arg("column", p.column))
+                << "\n";
+    }
   }
   const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
   const bool ok = write_output(
@@ -51,9 +54,7 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
     }
   }
   if (!report.any_data()) {
-    std::cerr << "npu-doctor: no profiling table could be read (looked for op_summary_*.csv, kernel_details.csv, "
-                 "op_statistic_*.csv, step_trace_time.csv, cluster_step_trace_time.csv, cluster_communication.json, "
-                 "api_statistic*.csv)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_profile_no_table) << "\n";
     return kUsage;
   }
   return report.findings.empty() ? kOk : kFindings;

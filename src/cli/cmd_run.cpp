@@ -48,8 +48,10 @@ bool writable_target(const std::string& path, const char* option) {
   std::error_code ec;
   const fs::path parent = fs::absolute(path, ec).parent_path();
   if (!fs::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
-    std::cerr << "npu-doctor: run: " << option << " " << path << ": directory " << parent.string()
-              << " does not exist or is not writable\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_run_dir_not_writable, fmt::arg("option", option), fmt::arg("path", path),
+                     fmt::arg("dir", parent.string()))
+              << "\n";
     return false;
   }
   return true;
@@ -94,9 +96,10 @@ void write_bundle(const GlobalOptions& g, const RunArgs& a, const live::RunOutco
   const bundle::BundleResult r = bundle::collect_bundle(b, kb);
   if (dir != nullptr) fs::remove_all(dir, ec);
   if (r.written) {
-    std::cerr << "npu-doctor: bundle written: " << r.path << " (" << r.members << " files)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::status_run_bundle_written, fmt::arg("path", r.path), fmt::arg("n", r.members))
+              << "\n";
   } else {
-    std::cerr << "npu-doctor: run: the bundle could not be written: " << r.error << "\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_bundle_failed, fmt::arg("why", r.error)) << "\n";
   }
 }
 
@@ -104,12 +107,12 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   live::RunSettings s;
   s.job.argv = a.command;
   if (a.command.empty()) {
-    std::cerr << "npu-doctor: run: give the command after --, e.g. npu-doctor run -- python3 train.py\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_no_command) << "\n";
     return kUsage;
   }
   s.hang_after = a.hang_after;
   if (!a.hang_after && a.kill_on_hang) {
-    std::cerr << "npu-doctor: run: --kill-on-hang needs --hang-after DURATION\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_kill_needs_hang) << "\n";
     return kUsage;
   }
   if (!a.output.empty() && a.output != "-" && !writable_target(a.output, "-o")) return kUsage;
@@ -136,36 +139,41 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   s.on_hang = [&](const DiagnosisReport& report, std::chrono::milliseconds silent,
                   const live::RunSettings::StreamTails& tails) {
     hang_root = report.root_finding() != nullptr ? finding_key(*report.root_finding()) : "";
-    std::cerr << "npu-doctor: `" << live::shell_words(a.command) << "` printed nothing and its plogs did not grow for "
-              << live::human_duration(silent) << ": it looks hung.\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_run_hung, fmt::arg("command", live::shell_words(a.command)),
+                     fmt::arg("time", live::human_duration(silent)))
+              << "\n";
     for (const auto& [stream, lines] : tails) {
       if (lines.empty()) continue;
-      std::cerr << "  last lines of " << stream << ":\n";
+      std::cerr << "  " << msg(ui::Key::status_run_last_lines, fmt::arg("stream", stream)) << "\n";
       const std::size_t width = std::to_string(lines.back().line).size();
       for (const auto& l : lines) {
         const std::string n = std::to_string(l.line);
         std::cerr << "    " << std::string(width - std::min(width, n.size()), ' ') << n << "  " << l.text << "\n";
       }
     }
-    std::cerr << "npu-doctor: what its output and logs show so far:\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::status_run_so_far) << "\n";
     render_diagnosis_text(report, to_stderr, std::cerr);
     std::cerr.flush();
   };
 
   const live::RunOutcome o = live::run_job(s, diagnoser.matcher(), *kb);
   if (!o.started) {
-    std::cerr << "npu-doctor: run: cannot run " << o.error << "\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_cannot_run, fmt::arg("why", o.error)) << "\n";
     return o.exit_status();
   }
   if (!o.error.empty()) std::cerr << "npu-doctor: run: " << o.error << "\n";
   if (o.failed() && !o.ended_by_closed_pipe()) {
     const Finding* root = o.report.root_finding();
     if (o.hung && root != nullptr && finding_key(*root) == hang_root) {
-      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << "; the diagnosis is the one above\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::status_run_diagnosis_above, fmt::arg("ending", live::describe_ending(a.command, o)))
+                << "\n";
     } else if (o.ended_as_asked() && root == nullptr) {
       // Ctrl-C on a healthy job: it ended as asked, there is nothing to diagnose.
-      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << " (" << live::signal_name(o.forwarded_signal)
-                << " passed on to it); nothing wrong in its output or plogs\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::status_run_ended_as_asked, fmt::arg("ending", live::describe_ending(a.command, o)),
+                       fmt::arg("signal", live::signal_name(o.forwarded_signal)))
+                << "\n";
     } else {
       live::render_run_report(a.command, o, "text", to_stderr, std::cerr);
     }

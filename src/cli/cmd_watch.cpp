@@ -48,8 +48,7 @@ std::string host_name() {
 
 int run(const GlobalOptions& g, const WatchArgs& a) {
   if (a.format == "prometheus" && (a.output.empty() || a.output == "-")) {
-    std::cerr << "npu-doctor: watch: -f prometheus keeps a file current: give -o FILE (the textfile collector's "
-                 "directory)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_prometheus_needs_file) << "\n";
     return kUsage;
   }
   namespace fs = std::filesystem;
@@ -59,13 +58,16 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   if (!a.output.empty() && a.output != "-" && a.format != "prometheus") {
     appended.open(a.output, std::ios::binary | std::ios::app);
     if (!appended) {
-      std::cerr << "npu-doctor: watch: cannot write " << a.output << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_cannot_write, fmt::arg("path", a.output)) << "\n";
       return kUsage;
     }
   } else if (a.format == "prometheus") {
     const fs::path parent = fs::absolute(a.output, ec).parent_path();
     if (!fs::is_directory(parent, ec)) {
-      std::cerr << "npu-doctor: watch: -o " << a.output << ": directory " << parent.string() << " does not exist\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_output_dir_missing, fmt::arg("command", "watch"), fmt::arg("option", "-o"),
+                       fmt::arg("path", a.output), fmt::arg("dir", parent.string()))
+                << "\n";
       return kUsage;
     }
   }
@@ -129,12 +131,15 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
 
   s.on_ready = [&](const live::FileFollower& f) {
     follower = &f;
-    std::cerr << "npu-doctor: watching";
+    std::string paths;
     for (const auto& p : a.paths) {
-      std::cerr << " " << p;
-      if (!fs::exists(p, ec)) std::cerr << " (not there yet)";
+      paths += " " + p;
+      if (!fs::exists(p, ec)) paths += msg(ui::Key::status_watch_not_there_yet);
     }
-    std::cerr << ": " << f.files_followed() << " file(s), " << f.mode() << "; new incidents follow\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_watch_watching, fmt::arg("paths", paths), fmt::arg("n", f.files_followed()),
+                     fmt::arg("mode", f.mode()))
+              << "\n";
     write_metrics();
   };
   s.on_incident = [&](const live::WatchIncident& inc) {
@@ -148,9 +153,12 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
       emit(text.str());
     } else {
       const Finding* root = inc.report.root_finding();
-      std::cerr << "npu-doctor: incident " << inc.number << ": " << root->entry->id
-                << (root->code.empty() ? "" : " " + root->code) << ": " << root->entry->title.get(ro.lang) << " ("
-                << root->first().path << ":" << root->first().line << ")\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::status_watch_incident, fmt::arg("n", inc.number),
+                       fmt::arg("id", root->entry->id + (root->code.empty() ? "" : " " + root->code)),
+                       fmt::arg("title", root->entry->title.get(ro.lang)),
+                       fmt::arg("where", root->first().path + ":" + std::to_string(root->first().line)))
+                << "\n";
     }
     ++metrics.incidents;
     metrics.last_incident_seconds = prometheus::now_seconds();
@@ -163,7 +171,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   const live::WatchEnd end = live::run_watch(s, diagnoser.matcher(), *kb);
   if (end == live::WatchEnd::root_cause) return kFindings;
   if (end == live::WatchEnd::error) {
-    std::cerr << "npu-doctor: watch: waiting for events failed\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_events_failed) << "\n";
     return kInternal;
   }
   return kOk;

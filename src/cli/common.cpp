@@ -49,6 +49,14 @@ Lang cli_lang() { return g_cli_lang; }
 
 std::string help_text(ui::Key k) { return std::string(ui::word(k, g_cli_lang)); }
 
+std::string note_text(std::string_view note) {
+  for (const ui::Key k : {ui::Key::note_no_such_file, ui::Key::note_binary, ui::Key::note_not_regular_file,
+                          ui::Key::note_archive_empty}) {
+    if (ui::word(k, Lang::en) == note) return std::string(ui::word(k, g_cli_lang));
+  }
+  return std::string(note);
+}
+
 void add_global_options(CLI::App& app, GlobalOptions& g) {
   app.add_option("--kb", g.kb_paths, help_text(ui::Key::help_global_kb))
       ->type_name("DIR")
@@ -84,7 +92,7 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
   for (const auto& p : problems) print_problem(p, err);
   // Without the built-in entries every log would look healthy: that is no answer to give.
   if (std::none_of(kb->entries().begin(), kb->entries().end(), [](const Entry& e) { return !e.user_defined; })) {
-    throw std::runtime_error("the built-in knowledge base could not be read; reinstall or rebuild npu-doctor");
+    throw std::runtime_error(msg(ui::Key::error_kb_unreadable));
   }
   return kb;
 }
@@ -92,7 +100,8 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
 void print_problem(const KbProblem& p, std::ostream& err) {
   err << "npu-doctor: ";
   if (!p.file.empty()) err << p.file << ":" << p.line << ": ";
-  err << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
+  err << ui::word(p.is_error ? ui::Key::error_label_error : ui::Key::error_label_warning, cli_lang()) << ": " << p.message
+      << "\n";
 }
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal) {
@@ -137,6 +146,9 @@ namespace {
 // buffer and an atomic flag: nothing a handler touches may be freed under it).
 char g_partial_output[4096];
 std::atomic<bool> g_partial_output_set{false};
+// The handler's three messages in the chosen language, made before any signal can come
+// (building them in the handler would allocate).
+char g_signal_text[3][512];
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 class PartialOutput {
@@ -165,15 +177,18 @@ void write_stderr(const char* s) {
 extern "C" void on_interrupt(int sig) {
   kill_running_commands();
   if (g_partial_output_set.load()) ::unlink(g_partial_output);
-  write_stderr(sig == SIGINT    ? "npu-doctor: interrupted (SIGINT); no report was written\n"
-               : sig == SIGTERM ? "npu-doctor: terminated (SIGTERM); no report was written\n"
-                                : "npu-doctor: hung up (SIGHUP); no report was written\n");
+  write_stderr(g_signal_text[sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2]);
   ::_exit(128 + sig);
 }
 
 }  // namespace
 
 void install_interrupt_handlers() {
+  const ui::Key texts[3] = {ui::Key::error_interrupted, ui::Key::error_terminated, ui::Key::error_hung_up};
+  for (int k = 0; k < 3; ++k) {
+    const std::string t = "npu-doctor: " + std::string(ui::word(texts[k], cli_lang())) + "\n";
+    std::snprintf(g_signal_text[k], sizeof g_signal_text[k], "%s", t.c_str());
+  }
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
@@ -197,14 +212,18 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
     errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      err << "npu-doctor: cannot write " << path << ": " << std::strerror(errno ? errno : EIO) << "\n";
+      err << "npu-doctor: "
+          << msg(ui::Key::error_cannot_write, fmt::arg("path", path), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+          << "\n";
       return false;
     }
     write(out);
     errno = 0;
     out.flush();
     if (!out) {
-      err << "npu-doctor: writing " << path << " failed: " << std::strerror(errno ? errno : EIO) << "\n";
+      err << "npu-doctor: "
+          << msg(ui::Key::error_write_failed, fmt::arg("path", path), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+          << "\n";
       std::remove(tmp.c_str());
       return false;
     }
@@ -212,7 +231,8 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
-    err << "npu-doctor: cannot write " << path << ": " << ec.message() << "\n";
+    err << "npu-doctor: " << msg(ui::Key::error_cannot_write, fmt::arg("path", path), fmt::arg("why", ec.message()))
+        << "\n";
     std::remove(tmp.c_str());
     return false;
   }
@@ -270,8 +290,7 @@ std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
     }
     std::error_code ec;
     if (at == &app && (word == "-" || std::filesystem::exists(word, ec))) {
-      std::cerr << "npu-doctor: '" << word << "' is not a command; to diagnose it, run:\n  npu-doctor diagnose "
-                << word << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_file_as_command, fmt::arg("word", word)) << "\n";
       return kUsage;
     }
     std::vector<std::pair<std::size_t, std::string>> near;
@@ -284,13 +303,16 @@ std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
       if (d <= std::max<std::size_t>(2, name.size() / 3) || prefix) near.emplace_back(prefix ? 0 : d, name);
     }
     std::sort(near.begin(), near.end());
-    std::cerr << "npu-doctor: '" << word << "' is not a command of " << path << ".";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_not_a_command, fmt::arg("word", word), fmt::arg("path", path));
     if (!near.empty()) {
-      std::cerr << " Did you mean";
-      for (std::size_t k = 0; k < near.size() && k < 3; ++k) std::cerr << (k ? " or" : "") << " '" << near[k].second << "'";
-      std::cerr << "?";
+      std::string names;
+      for (std::size_t k = 0; k < near.size() && k < 3; ++k) {
+        if (k > 0) names += ui::word(ui::Key::error_did_you_mean_or, cli_lang());
+        names += "'" + near[k].second + "'";
+      }
+      std::cerr << msg(ui::Key::error_did_you_mean, fmt::arg("names", names));
     }
-    std::cerr << "\nCommands: " << all << "\n";
+    std::cerr << "\n" << msg(ui::Key::error_commands, fmt::arg("commands", all)) << "\n";
     return kUsage;
   }
   return std::nullopt;
@@ -307,7 +329,7 @@ int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
     const int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
   } catch (const std::exception& e) {
-    std::cerr << "npu-doctor: internal error: " << e.what() << "\nPlease report this with the command line.\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_internal, fmt::arg("what", e.what())) << "\n";
     return kInternal;
   }
   return exit_code;

@@ -39,6 +39,11 @@ std::string msg(ui::Key k, const Args&... args) {
   return ui::text(k, cli_lang(), args...);
 }
 
+// An input's note (why it was skipped or could not be read) for a message on stderr: the
+// readers' notes in fixed words (note.*, whose English is the reader's text) in cli_lang(),
+// any other (a system error's text, a path) as it is. Reports and JSON keep the reader's note.
+std::string note_text(std::string_view note);
+
 // What every entry point does before its subcommands register: the language of the help
 // (choose_cli_lang), --help and --version, one subcommand required, global options (also
 // after the subcommand name).

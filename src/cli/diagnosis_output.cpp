@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "common.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/render.hpp"
 #include "render/html_attachment_loader.hpp"
@@ -41,14 +42,14 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
   if (!report.any_input_scanned() && report.findings.empty()) {
     // Nothing was read: say that, once per input, and write no report that would look
     // like an empty diagnosis.
-    std::cerr << "npu-doctor: no input could be scanned";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_scanned);
+    for (const auto& in : report.inputs) std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
     std::cerr << "\n";
     return kUsage;
   }
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   RenderOptions ro = render_options(g, output == "-" && format == "text");
@@ -56,7 +57,7 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
   ro.all_incidents = view.all_incidents;
   const bool page = format == "html" || !html.path.empty();
   if (!html.attach.empty() && !page) {
-    std::cerr << "npu-doctor: --attach adds to the HTML report: give --html FILE or -f html\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_attach_needs_html) << "\n";
     return kUsage;
   }
   HtmlAttachments attachments;
