@@ -241,7 +241,22 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
 
 void prepare_app(CLI::App& app, GlobalOptions& g, int argc, const char* const* argv) {
   choose_cli_lang(argc, argv);
-  // Subcommands copy the help flag when they are added, so this comes first.
+  // The frame of the help page: the formatter's labels, the heading of the options and the
+  // one of the subcommands. Subcommands inherit all three (and the help flag) when they are
+  // added, so this comes first. In English these are CLI11's own words.
+  const auto formatter = app.get_formatter();
+  for (const auto& [label, key] : {std::pair{"Usage", ui::Key::help_frame_usage},
+                                   {"OPTIONS", ui::Key::help_frame_options_word},
+                                   {"SUBCOMMAND", ui::Key::help_frame_subcommand_word},
+                                   {"SUBCOMMANDS", ui::Key::help_frame_subcommands_word},
+                                   {"Positionals", ui::Key::help_frame_positionals},
+                                   {"REQUIRED", ui::Key::help_frame_required},
+                                   {"Needs", ui::Key::help_frame_needs},
+                                   {"Excludes", ui::Key::help_frame_excludes}}) {
+    formatter->label(label, help_text(key));
+  }
+  app.option_defaults()->group(help_text(ui::Key::help_frame_options));
+  app.group(help_text(ui::Key::help_frame_subcommands));
   app.set_help_flag("-h,--help", help_text(ui::Key::help_global_help));
   app.set_version_flag("--version", [] { return version_text(system_kb_dir()); },
                        help_text(ui::Key::help_global_version));
@@ -318,9 +333,19 @@ std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
   return std::nullopt;
 }
 
+// A subcommand makes its -h,--help before it takes the option defaults, so that flag is still
+// in CLI11's "Options" group: put it with the other options (a heading of their own otherwise).
+void group_help_flags(CLI::App& app, const std::string& group) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (CLI::Option* help = sub->get_help_ptr(); help != nullptr) help->group(group);
+    group_help_flags(*sub, group);
+  }
+}
+
 }  // namespace
 
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  group_help_flags(app, help_text(ui::Key::help_frame_options));
   install_interrupt_handlers();
   if (const auto rc = check_command_words(app, argc, argv)) return *rc;
   try {
