@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "bundle/collector.hpp"
 #include "common.hpp"
@@ -85,14 +86,19 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
     std::cerr << "npu-doctor: bundle: " << r.error << "\n";
     return kUsage;
   }
-  std::cout << "Bundle written: " << r.path << " (" << r.members << " files, " << r.uncompressed_bytes
-            << " bytes before compression, " << r.archive_bytes << " compressed, " << std::round(r.seconds * 10) / 10
-            << " s)\n";
+  std::ostringstream seconds;  // as a stream writes a double: 0.3, 12
+  seconds << std::round(r.seconds * 10) / 10;
+  std::cout << msg(ui::Key::bundle_summary_written, fmt::arg("path", r.path), fmt::arg("files", r.members),
+                   fmt::arg("bytes", r.uncompressed_bytes), fmt::arg("compressed", r.archive_bytes),
+                   fmt::arg("seconds", seconds.str()))
+            << "\n";
   std::size_t redacted = 0;
   for (const auto& [rule, n] : r.redactions) redacted += n;
-  std::cout << "Redacted: " << redacted << " value(s)" << (o.anonymize ? ", identifiers anonymized" : "") << "\n";
+  std::cout << msg(o.anonymize ? ui::Key::bundle_summary_redacted_anonymized : ui::Key::bundle_summary_redacted,
+                   fmt::arg("n", redacted))
+            << "\n";
   if (!r.skipped.empty()) {
-    std::cout << "Not collected (" << r.skipped.size() << ", listed in manifest.json):\n";
+    std::cout << msg(ui::Key::bundle_summary_not_collected, fmt::arg("n", r.skipped.size())) << "\n";
     std::size_t shown = 0;
     for (const auto& s : r.skipped) {
       if (++shown > 10) {
@@ -102,7 +108,7 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
       std::cout << "  " << s.item << ": " << s.reason << "\n";
     }
   }
-  std::cout << "Add the reproduction steps to report.md inside it before sharing it.\n";
+  std::cout << msg(ui::Key::bundle_summary_add_steps) << "\n";
   return kOk;
 }
 
