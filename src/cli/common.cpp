@@ -268,8 +268,14 @@ void prepare_app(CLI::App& app, GlobalOptions& g, int argc, const char* const* a
   });
   app.require_subcommand(1);
   // Usage errors start like every other message of ours.
-  app.failure_message(
-      [](const CLI::App* a, const CLI::Error& e) { return "npu-doctor: " + CLI::FailureMessage::simple(a, e); });
+  // CLI::FailureMessage::simple, with its last line ours (CLI11's message itself stays English).
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string text = "npu-doctor: " + std::string(e.what()) + "\n";
+    if (const CLI::Option* help = a->get_help_ptr(); help != nullptr) {
+      text += msg(ui::Key::error_run_with_help, fmt::arg("flag", help->get_name())) + "\n";
+    }
+    return text;
+  });
   app.fallthrough();  // global options may follow the subcommand name
   add_global_options(app, g);
 }

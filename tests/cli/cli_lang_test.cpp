@@ -96,6 +96,7 @@ TEST(CliLang, InputNotesAndUsageErrorsInChinese) {
   r = run_npu_doctor({"diagnose", "--lang", "zh", "--skew", "5parsecs", fixture("logs/device_oom_plog.log")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(has(r.err, "'5parsecs' 不是时长")) << "our validator inside CLI11's message: " << r.err;
+  EXPECT_TRUE(has(r.err, "\n运行时加上 --help 可查看更多信息。\n")) << r.err;
   r = run_npu_doctor({"diagnose", "--lang", "zh", "--incident", "x", fixture("logs/device_oom_plog.log")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(has(r.err, "--incident 'x'：请给出事件编号（1 = 最早的）或 all")) << r.err;
