@@ -2,6 +2,9 @@
 # `npu-doctor completion bash|zsh` and OUT/man/ with one page per command listed by
 # `npu-doctor completion --commands`, each made by help2man from that command's --help.
 # Inputs: NPU_DOCTOR (the binary), HELP2MAN (may be empty), VERSION, OUT.
+# The pages and completions are English whatever the builder's locale: npu-doctor's help follows
+# LC_ALL, LC_MESSAGES and LANG (docs/ui-words.md).
+set(ENV{LC_ALL} C)
 file(REMOVE_RECURSE ${OUT}/man ${OUT}/completions ${OUT}/wrappers)
 file(MAKE_DIRECTORY ${OUT}/man ${OUT}/completions ${OUT}/wrappers)
 

@@ -29,7 +29,7 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
   const AtcReport report = analyze_atc(opts, *kb, diagnoser);
   for (const auto& in : report.diagnosis.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   for (const auto& p : report.problems) std::cerr << "npu-doctor: " << p << "\n";
@@ -43,8 +43,10 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
       std::cerr);
   if (!ok) return kUsage;
   if (!report.any_input_read()) {
-    std::cerr << "npu-doctor: no input could be read";
-    for (const auto& in : report.diagnosis.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_read);
+    for (const auto& in : report.diagnosis.inputs) {
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
+    }
     std::cerr << "\n";
     return kUsage;
   }
@@ -56,21 +58,16 @@ int run(const GlobalOptions& g, const AtcArgs& a) {
 void setup_atc(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<AtcArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "atc", "Explain a failed ATC model conversion: operators, phase, case and the command to run next");
-  cmd->add_option("paths", args->paths,
-                  "ATC console output, plog files or directories, the ATC output directory (check_result.json, "
-                  "op_not_support.log), archives, or - for stdin")
+      "atc", help_text(ui::Key::help_atc_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_atc_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json (npu-doctor/atc/v1)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_atc_format))
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->add_option("--max-evidence", args->max_evidence,
-                  "Occurrences kept per finding, each may name an operator (default 50)")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_atc_output))->type_name("FILE");
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_atc_max_evidence))
       ->check(CLI::Range(1, 10000));
-  cmd->add_option("-j,--jobs", args->jobs, "Threads for many files (default: all cores)");
-  cmd->footer(
-      "Exit status: 0 the conversion succeeded or no failure was found, 1 a failure was diagnosed, 2 usage error or no "
-      "input readable, 3 internal error.");
+  cmd->add_option("-j,--jobs", args->jobs, help_text(ui::Key::help_atc_jobs));
+  cmd->footer(help_text(ui::Key::help_atc_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "bundle/collector.hpp"
 #include "common.hpp"
@@ -47,18 +48,22 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
   if (fs::is_directory(o.output, ec)) o.output = (fs::path(o.output) / default_name()).string();
   const fs::path parent = fs::absolute(o.output, ec).parent_path();
   if (!fs::is_directory(parent, ec)) {
-    std::cerr << "npu-doctor: bundle: -o " << o.output << ": directory " << parent.string() << " does not exist\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_output_dir_missing, fmt::arg("command", "bundle"), fmt::arg("option", "-o"),
+                     fmt::arg("path", o.output), fmt::arg("dir", parent.string()))
+              << "\n";
     return kUsage;
   }
   const auto size = bundle::parse_byte_size(a.max_size);
   if (!size || *size == 0) {
-    std::cerr << "npu-doctor: bundle: --max-size '" << a.max_size << "' is not a size (e.g. 200M, 1G, 500K)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_bundle_max_size, fmt::arg("value", a.max_size)) << "\n";
     return kUsage;
   }
   o.max_size = *size;
   if (a.since) o.since_seconds = std::chrono::duration_cast<std::chrono::seconds>(*a.since).count();
   if (!fs::is_directory(a.root, ec)) {
-    std::cerr << "npu-doctor: bundle: --root " << a.root << ": not a directory\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_root_not_directory, fmt::arg("command", "bundle"), fmt::arg("path", a.root))
+              << "\n";
     return kUsage;
   }
   o.root = fs::absolute(a.root, ec).lexically_normal().string();
@@ -81,14 +86,19 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
     std::cerr << "npu-doctor: bundle: " << r.error << "\n";
     return kUsage;
   }
-  std::cout << "Bundle written: " << r.path << " (" << r.members << " files, " << r.uncompressed_bytes
-            << " bytes before compression, " << r.archive_bytes << " compressed, " << std::round(r.seconds * 10) / 10
-            << " s)\n";
+  std::ostringstream seconds;  // as a stream writes a double: 0.3, 12
+  seconds << std::round(r.seconds * 10) / 10;
+  std::cout << msg(ui::Key::bundle_summary_written, fmt::arg("path", r.path), fmt::arg("files", r.members),
+                   fmt::arg("bytes", r.uncompressed_bytes), fmt::arg("compressed", r.archive_bytes),
+                   fmt::arg("seconds", seconds.str()))
+            << "\n";
   std::size_t redacted = 0;
   for (const auto& [rule, n] : r.redactions) redacted += n;
-  std::cout << "Redacted: " << redacted << " value(s)" << (o.anonymize ? ", identifiers anonymized" : "") << "\n";
+  std::cout << msg(o.anonymize ? ui::Key::bundle_summary_redacted_anonymized : ui::Key::bundle_summary_redacted,
+                   fmt::arg("n", redacted))
+            << "\n";
   if (!r.skipped.empty()) {
-    std::cout << "Not collected (" << r.skipped.size() << ", listed in manifest.json):\n";
+    std::cout << msg(ui::Key::bundle_summary_not_collected, fmt::arg("n", r.skipped.size())) << "\n";
     std::size_t shown = 0;
     for (const auto& s : r.skipped) {
       if (++shown > 10) {
@@ -98,7 +108,7 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
       std::cout << "  " << s.item << ": " << s.reason << "\n";
     }
   }
-  std::cout << "Add the reproduction steps to report.md inside it before sharing it.\n";
+  std::cout << msg(ui::Key::bundle_summary_add_steps) << "\n";
   return kOk;
 }
 
@@ -107,33 +117,20 @@ int run(const GlobalOptions& g, const BundleArgs& a) {
 void setup_bundle(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<BundleArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "bundle", "Collect hardware, versions, the environment check, logs and network facts into one redacted .tar.gz");
-  cmd->add_option("-o,--output", args->output,
-                  "The archive to write (default npu-doctor-bundle-<UTC time>.tar.gz here; a directory: that name in it)")
+      "bundle", help_text(ui::Key::help_bundle_about));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_bundle_output))
       ->type_name("FILE");
-  cmd->add_option("--logs", args->logs, "Also collect these log files or directories (repeatable)")->type_name("PATH");
-  cmd->add_flag("--no-default-logs", args->no_default_logs,
-                "Do not look in the default Ascend log locations ($ASCEND_PROCESS_LOG_PATH, ~/ascend/log, "
-                "/var/log/npu/slog ...)");
-  add_duration_option(cmd, "--since", args->since, "Only logs modified within this time (30m, 2h, 1d)");
-  cmd->add_option("--max-size", args->max_size,
-                  "Cap on the bytes of all collected files before compression; logs newest first fill what is left "
-                  "(default 200M)")
+  cmd->add_option("--logs", args->logs, help_text(ui::Key::help_bundle_logs))->type_name("PATH");
+  cmd->add_flag("--no-default-logs", args->no_default_logs, help_text(ui::Key::help_bundle_no_default_logs));
+  add_duration_option(cmd, "--since", args->since, help_text(ui::Key::help_bundle_since));
+  cmd->add_option("--max-size", args->max_size, help_text(ui::Key::help_bundle_max_size))
       ->type_name("SIZE");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Time each external command may take before it is killed (default 10s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_bundle_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
-  cmd->add_flag("--anonymize", args->anonymize,
-                "Also replace this host's name, user names, IP and MAC addresses by pseudonyms (the same on every node)");
-  cmd->add_option("--root", args->root,
-                  "Read files (also /dev, /proc, /sys and default log locations) under DIR instead of /: a mounted "
-                  "system or a test tree. Commands still run on this host")
+  cmd->add_flag("--anonymize", args->anonymize, help_text(ui::Key::help_bundle_anonymize));
+  cmd->add_option("--root", args->root, help_text(ui::Key::help_bundle_root))
       ->type_name("DIR");
-  cmd->footer(
-      "Secrets (values of variables named *TOKEN*, *KEY*, *SECRET*, *PASSWORD* ..., URL credentials, token shapes) are "
-      "removed before anything is written; the archive is created readable by its owner only.\n"
-      "Read it offline: npu-doctor diagnose BUNDLE.tar.gz, npu-doctor check --root BUNDLE.tar.gz.\n"
-      "Exit status: 0 bundle written, 2 usage error or the bundle could not be written, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_bundle_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -57,21 +57,21 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   }
   for (const auto& s : a.skip) std::erase(opts.steps, *checks::parse_step_id(s));
   if (opts.steps.empty()) {
-    std::cerr << "npu-doctor: check: --only and --skip leave no step to run\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_step) << "\n";
     return kUsage;
   }
   // A bundle (archive or unpacked): the checks replay what `bundle` recorded on its host.
   std::optional<bundle::ReplayProbe> replay;
   if (bundle::is_bundle(a.root)) {
     if (a.pid >= 0 || !a.user.empty() || !a.python.empty() || a.probe_device) {
-      std::cerr << "npu-doctor: check: --pid, --user, --python and --probe-device cannot be used on a bundle: "
-                   "it replays the check recorded on its host\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_bundle_options) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: check: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "check"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     opts.identity = record->identity;
@@ -80,7 +80,8 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
   std::error_code ec;
   const std::filesystem::path root = std::filesystem::absolute(replay ? "/" : a.root, ec);
   if (ec || !std::filesystem::is_directory(root, ec)) {
-    std::cerr << "npu-doctor: check: --root " << a.root << ": not a directory\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_root_not_directory, fmt::arg("command", "check"), fmt::arg("path", a.root))
+              << "\n";
     return kUsage;
   }
   opts.timeout = a.timeout;
@@ -93,29 +94,31 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
     opts.pid = a.pid;
     auto who = checks::identity_of_process(probe, a.pid);
     if (!who) {
-      std::cerr << "npu-doctor: check: --pid " << a.pid << ": no such process (cannot read /proc/" << a.pid
-                << "/status under " << probe.describe_root() << ")\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_check_no_process, fmt::arg("pid", a.pid), fmt::arg("root", probe.describe_root()))
+                << "\n";
       return kUsage;
     }
     opts.identity = *who;
     if (auto environ_text = probe.read_file("/proc/" + std::to_string(a.pid) + "/environ")) {
       use_environment_of(probe, checks::parse_environ(*environ_text));
     } else {
-      std::cerr << "npu-doctor: check: cannot read the environment of process " << a.pid
-                << " (run as its user or root); checking this shell's environment instead\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_environ, fmt::arg("pid", a.pid)) << "\n";
     }
   }
   if (!a.user.empty()) {
     auto who = checks::identity_of_user(probe, a.user);
     if (!who) {
-      std::cerr << "npu-doctor: check: --user " << a.user << ": not in " << probe.describe_root() << "/etc/passwd\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_check_no_user, fmt::arg("user", a.user), fmt::arg("root", probe.describe_root()))
+                << "\n";
       return kUsage;
     }
     opts.identity = *who;
   }
   if (!a.python.empty()) {
     if (!find_on_path(a.python, probe.env("PATH").value_or(""))) {
-      std::cerr << "npu-doctor: check: --python " << a.python << ": not found or not executable\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_check_no_python, fmt::arg("python", a.python)) << "\n";
       return kUsage;
     }
     opts.python = a.python;
@@ -145,44 +148,32 @@ int run(const GlobalOptions& g, const CheckArgs& a) {
 void setup_check(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "check", "Check the environment: driver and firmware, CANN and PyTorch, device permissions, NUMA placement");
+      "check", help_text(ui::Key::help_check_about));
   const std::vector<std::string> steps = {"driver", "cann", "devices", "numa"};
-  cmd->add_option("--only", args->only, "Run only these steps (repeatable or comma-separated): driver, cann, devices, numa")
+  cmd->add_option("--only", args->only, help_text(ui::Key::help_check_only))
       ->delimiter(',')
       ->check(CLI::IsMember(steps))
       ->type_name("STEP");
-  cmd->add_option("--skip", args->skip, "Skip these steps (repeatable or comma-separated)")
+  cmd->add_option("--skip", args->skip, help_text(ui::Key::help_check_skip))
       ->delimiter(',')
       ->check(CLI::IsMember(steps))
       ->type_name("STEP");
-  cmd->add_option("--root", args->root,
-                  "Read files (also /dev, /proc, /sys) under DIR instead of /: a test tree (commands still run on "
-                  "this host), or a bundle from `npu-doctor bundle` (archive or unpacked), whose recorded files, "
-                  "commands and user are replayed")
+  cmd->add_option("--root", args->root, help_text(ui::Key::help_check_root))
       ->type_name("DIR");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Time each external command may take before it is killed (default 10s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_check_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
-  cmd->add_option("--python", args->python,
-                  "Python interpreter whose torch and torch_npu are checked (default: python3 on PATH; "
-                  "with --root, the tree's site-packages)")
+  cmd->add_option("--python", args->python, help_text(ui::Key::help_check_python))
       ->type_name("PATH");
-  cmd->add_option("--pid", args->pid,
-                  "Check for this running job: its environment, user, CPUs (NUMA) and devices")
+  cmd->add_option("--pid", args->pid, help_text(ui::Key::help_check_pid))
       ->check(CLI::Range(1L, 4194304L))
       ->type_name("N");
-  cmd->add_option("--user", args->user, "Check device permissions for this user (from /etc/passwd and /etc/group)")
+  cmd->add_option("--user", args->user, help_text(ui::Key::help_check_user))
       ->type_name("NAME");
-  cmd->add_flag("--probe-device", args->probe_device,
-                "Also import torch_npu, ask torch.npu.is_available() and create a tensor on the NPU (with the timeout)");
-  cmd->add_option("-f,--format", args->format,
-                  "Output format: text, json, markdown, prometheus (node_exporter textfile, docs/prometheus.md)")
+  cmd->add_flag("--probe-device", args->probe_device, help_text(ui::Key::help_check_probe_device));
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_check_format))
       ->check(CLI::IsMember({"text", "json", "markdown", "prometheus"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->footer(
-      "Steps, in order: driver (driver and firmware), cann (CANN and PyTorch), devices (permissions and device "
-      "visibility), numa (NUMA placement).\n"
-      "Exit status: 0 every step passed (or was skipped), 1 a step warned or failed, 2 usage error, 3 internal error.");
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_check_output))->type_name("FILE");
+  cmd->footer(help_text(ui::Key::help_check_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

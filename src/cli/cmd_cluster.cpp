@@ -129,7 +129,7 @@ std::vector<NodeSummary> read_summary_file(const std::string& path, std::size_t 
 
 int run(const GlobalOptions& g, const ClusterArgs& a) {
   if (a.logs.empty() && !a.check) {
-    std::cerr << "npu-doctor: cluster needs --logs PATH (repeatable) or --check\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_cluster_nothing_to_do) << "\n";
     return kUsage;
   }
   std::string error;
@@ -186,12 +186,14 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     mo.cluster.world_size = a.world_size;
     DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
-    std::cerr << "npu-doctor: cluster: " << reported << " of " << node_count << " node(s) scanned ("
-              << transport->name() << ")\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_cluster_scanned, fmt::arg("n", reported), fmt::arg("count", node_count),
+                     fmt::arg("transport", transport->name()))
+              << "\n";
     const int written = write_diagnosis(g, report, a.format, a.output, *kb, html);
     rc = rc == kUsage ? rc : written;
     if (reported == 0) {
-      std::cerr << "npu-doctor: cluster: no node could be scanned\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_cluster_none_scanned) << "\n";
       rc = kUsage;
     }
   }
@@ -209,35 +211,29 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
 void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<ClusterArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "cluster", "Diagnose a whole cluster: run under mpirun, one process per node (or alone, with --summary-out)");
-  cmd->add_option("--logs", args->logs,
-                  "This node's logs: files, directories, archives; {hostname} and {rank} are replaced per node (repeatable)")
+      "cluster", help_text(ui::Key::help_cluster_about));
+  cmd->add_option("--logs", args->logs, help_text(ui::Key::help_cluster_logs))
       ->type_name("PATH");
-  cmd->add_flag("--check", args->check, "Also run the environment doctor on every node; versions that differ between nodes are findings");
-  cmd->add_option("--root", args->root, "With --check: the file-system root to inspect (a sysroot; default /)")->type_name("DIR");
-  add_duration_option(cmd, "--node-timeout", args->node_timeout,
-                      "A node whose scan takes longer is reported as not scanned (default 300s)",
+  cmd->add_flag("--check", args->check, help_text(ui::Key::help_cluster_check));
+  cmd->add_option("--root", args->root, help_text(ui::Key::help_cluster_root))->type_name("DIR");
+  add_duration_option(cmd, "--node-timeout", args->node_timeout, help_text(ui::Key::help_cluster_node_timeout),
                       {std::chrono::milliseconds(1)});
-  cmd->add_option("--summary-out", args->summary_out,
-                  "Also write this node's summary to FILE ({hostname}, {rank} replaced), for `npu-doctor merge`")
+  cmd->add_option("--summary-out", args->summary_out, help_text(ui::Key::help_cluster_summary_out))
       ->type_name("FILE");
-  cmd->add_option("--hostname", args->hostname, "The name this node goes by in the report (default: its host name; {rank} replaced)")
+  cmd->add_option("--hostname", args->hostname, help_text(ui::Key::help_cluster_hostname))
       ->type_name("NAME");
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html, prometheus")->check(CLI::IsMember(kDiagnosisFormats));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout (node 0 only)")->type_name("FILE");
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_cluster_format))->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_cluster_output))->type_name("FILE");
   add_html_report_options(cmd, args->html);
-  cmd->add_option("-j,--jobs", args->jobs, "Threads per node for many files (default: all cores)");
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  cmd->add_option("-j,--jobs", args->jobs, help_text(ui::Key::help_cluster_jobs));
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_cluster_max_evidence))
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--rank-pattern", args->rank_patterns,
-                  "Regex with (?<rank>\\d+) and (?<host>...) applied to each log path (as in diagnose)")
+  cmd->add_option("--rank-pattern", args->rank_patterns, help_text(ui::Key::help_cluster_rank_pattern))
       ->type_name("REGEX");
-  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts (default 5s)");
-  cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
+  add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_cluster_skew));
+  cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_cluster_world_size))
       ->check(CLI::Range(1, 1 << 20));
-  cmd->footer(
-      "Example: mpirun --hostfile hosts -N 1 npu-doctor cluster --logs '/var/log/npu/{hostname}' --check\n"
-      "Exit status: 0 no error found, 1 a root cause was found, 2 usage error or nothing scanned, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_cluster_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -183,12 +183,10 @@ void write_zsh(const std::vector<CommandInfo>& commands, std::ostream& out) {
 void setup_completion(CLI::App& app, GlobalOptions&, int& exit_code) {
   auto shell = std::make_shared<std::string>();
   auto list = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("completion", "Print a shell completion script: bash or zsh");
-  cmd->add_option("shell", *shell, "bash or zsh")->check(CLI::IsMember({"bash", "zsh"}));
-  cmd->add_flag("--commands", *list, "List every command with its description (for the build's man pages)")->group("");
-  cmd->footer(
-      "Installed with the package; to try it: source <(npu-doctor completion bash), or for zsh write it as _npu-doctor "
-      "into a directory on $fpath.\nExit status: 0, 2 usage error.");
+  CLI::App* cmd = app.add_subcommand("completion", help_text(ui::Key::help_completion_about));
+  cmd->add_option("shell", *shell, help_text(ui::Key::help_completion_shell))->check(CLI::IsMember({"bash", "zsh"}));
+  cmd->add_flag("--commands", *list, help_text(ui::Key::help_completion_commands))->group("");
+  cmd->footer(help_text(ui::Key::help_completion_footer));
   cmd->callback([&app, &exit_code, shell, list] {
     std::vector<CommandInfo> commands;
     collect(&app, "", {}, commands);
@@ -199,7 +197,7 @@ void setup_completion(CLI::App& app, GlobalOptions&, int& exit_code) {
     } else if (*shell == "zsh") {
       write_zsh(commands, std::cout);
     } else {
-      std::cerr << "npu-doctor: completion: name a shell: bash or zsh\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_completion_no_shell) << "\n";
       exit_code = kUsage;
       return;
     }

@@ -58,7 +58,7 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   if (!a.incident.empty() && a.incident != "all") {
     const auto n = parse_number<std::size_t>(a.incident);
     if (!n || *n == 0) {
-      std::cerr << "npu-doctor: --incident '" << a.incident << "': give an incident number (1 = the oldest) or all\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_diagnose_incident_value, fmt::arg("value", a.incident)) << "\n";
       return kUsage;
     }
     chosen = *n;
@@ -68,8 +68,10 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   if (chosen) {
     const std::size_t count = std::max<std::size_t>(1, report.incidents.size());
     if (*chosen > count) {
-      std::cerr << "npu-doctor: --incident " << *chosen << ": the inputs hold " << count
-                << (count == 1 ? " incident" : " incidents") << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(count == 1 ? ui::Key::error_diagnose_incident_one : ui::Key::error_diagnose_incident_range,
+                       fmt::arg("n", *chosen), fmt::arg("count", count))
+                << "\n";
       return kUsage;
     }
     show_incident(report, *chosen - 1);
@@ -84,41 +86,31 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
 
 void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<DiagnoseArgs>();
-  CLI::App* cmd = app.add_subcommand("diagnose", "Scan logs (files, plog directories, archives, - for stdin) and name the root cause");
-  cmd->add_option("paths", args->paths, "Log files, directories (recursive), .gz/.zst/.xz/.bz2 files, tar/zip archives, or - for stdin")
+  CLI::App* cmd = app.add_subcommand("diagnose", help_text(ui::Key::help_diagnose_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_diagnose_paths))
       ->required();
-  auto* format = cmd->add_option("-f,--format", args->format,
-                                 "Output format: text, json, markdown, html (one self-contained page), prometheus (docs/prometheus.md)")
+  auto* format = cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_diagnose_format))
                      ->check(CLI::IsMember(kDiagnosisFormats));
-  cmd->add_flag("-q,--summary", args->summary,
-                "One line per incident, tab-separated, for scripts: number, first and last time, inputs, category, "
-                "rule, code, evidence, title (docs/incidents.md)")
+  cmd->add_flag("-q,--summary", args->summary, help_text(ui::Key::help_diagnose_summary))
       ->excludes(format);
-  cmd->add_option("--incident", args->incident,
-                  "Which incident to show in full when the inputs hold several runs: N (1 = the oldest) or all "
-                  "(default: the most recent with a root cause; docs/incidents.md)")
+  cmd->add_option("--incident", args->incident, help_text(ui::Key::help_diagnose_incident))
       ->type_name("N|all");
-  add_duration_option(cmd, "--incident-gap", args->incident_gap,
-                      "Inputs further apart in time than this are separate incidents (default 1h)",
+  add_duration_option(cmd, "--incident-gap", args->incident_gap, help_text(ui::Key::help_diagnose_incident_gap),
                       {std::chrono::milliseconds(1)});
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_diagnose_output))->type_name("FILE");
   add_html_report_options(cmd, args->html);
-  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
-  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
-  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_diagnose_before_context));
+  cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_diagnose_after_context));
+  cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_diagnose_context));
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_diagnose_max_evidence))
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("-j,--jobs", args->jobs, "Threads for many files (default: all cores)");
-  cmd->add_option("--rank-pattern", args->rank_patterns,
-                  "Regex applied to each input path to find its rank and node, with named groups "
-                  "(?<rank>\\d+) and (?<host>...) (repeatable; tried before rank_3/, rank-3.log, worker-3, node-2/)")
+  cmd->add_option("-j,--jobs", args->jobs, help_text(ui::Key::help_diagnose_jobs));
+  cmd->add_option("--rank-pattern", args->rank_patterns, help_text(ui::Key::help_diagnose_rank_pattern))
       ->type_name("REGEX");
-  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts when comparing ranks (default 5s)");
-  cmd->add_option("--world-size", args->world_size, "Number of ranks the job had (finds ranks with no logs)")
+  add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_diagnose_skew));
+  cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_diagnose_world_size))
       ->check(CLI::Range(1, 1 << 20));
-  cmd->footer(
-      "Exit status: 0 no error found, 1 a root cause was found (in the incident shown), 2 usage error or no input "
-      "readable, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_diagnose_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -15,7 +15,7 @@ struct ExplainArgs {
 
 int run(const GlobalOptions& g, const ExplainArgs& a) {
   if (trim(a.query).empty()) {
-    std::cerr << "npu-doctor: explain: give a code, a rule id or a log line (e.g. npu-doctor explain 507035)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_explain_no_query) << "\n";
     return kUsage;
   }
   // Kept to the end of the process on purpose: tearing ~1,100 entries down would add a
@@ -34,13 +34,11 @@ int run(const GlobalOptions& g, const ExplainArgs& a) {
 
 void setup_explain(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<ExplainArgs>();
-  CLI::App* cmd = app.add_subcommand("explain", "Explain an error code, rule id or log line (507035, EI0002, ERR00100, 0x31, memory.device-oom ...)");
-  cmd->add_option("code", args->query,
-                  "An error code, a symbolic name (ACL_ERROR_RT_AICORE_EXCEPTION), a rule id, or a whole log line "
-                  "(quoted): its codes are read the way diagnose reads them")
+  CLI::App* cmd = app.add_subcommand("explain", help_text(ui::Key::help_explain_about));
+  cmd->add_option("code", args->query, help_text(ui::Key::help_explain_code))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  cmd->footer("Exit status: 0 found, 1 not in the knowledge base (near matches are suggested), 2 usage error.");
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_explain_format))->check(CLI::IsMember({"text", "json"}));
+  cmd->footer(help_text(ui::Key::help_explain_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

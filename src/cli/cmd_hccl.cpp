@@ -38,8 +38,8 @@ struct OutputArgs {
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& o) {
-  cmd->add_option("-f,--format", o.format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", o.output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("-f,--format", o.format, help_text(ui::Key::help_hccl_format))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", o.output, help_text(ui::Key::help_hccl_output))->type_name("FILE");
 }
 
 // Writes the report and turns the findings into the exit status.
@@ -95,7 +95,7 @@ std::string local_time_iso() {
 
 int run_capture(const EnvArgs& a) {
   if (!a.paths.empty()) {
-    std::cerr << "npu-doctor: hccl env --capture takes no FILE (it writes one: use -o FILE)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_capture_no_file) << "\n";
     return kUsage;
   }
   std::map<std::string, std::string> env;
@@ -104,8 +104,8 @@ int run_capture(const EnvArgs& a) {
     source = "/proc/" + std::to_string(a.pid) + "/environ";
     const InputText in = read_input(source, kMaxEnvFile);
     if (!in.ok()) {
-      std::cerr << "npu-doctor: cannot read " << source << ": " << in.error
-                << " (is the process running, and are you its user or root?)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_capture_unreadable, fmt::arg("path", source), fmt::arg("why", in.error))
+                << "\n";
       return kUsage;
     }
     std::string error;
@@ -129,7 +129,7 @@ int run_capture(const EnvArgs& a) {
 int run_env(const GlobalOptions& g, const EnvArgs& a) {
   if (a.capture) return run_capture(a);
   if (a.paths.empty()) {
-    std::cerr << "npu-doctor: hccl env: give one environment file per node or rank (or --capture to write one)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_env_no_files) << "\n";
     return kUsage;
   }
   std::vector<InputProblem> unreadable;
@@ -145,7 +145,7 @@ int run_env(const GlobalOptions& g, const EnvArgs& a) {
     files.push_back(std::move(*f));
   }
   if (files.empty()) {
-    std::cerr << "npu-doctor: hccl env: no environment could be read\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_env_none_read) << "\n";
     return kUsage;
   }
   auto kb = load_kb(g, std::cerr);
@@ -188,15 +188,14 @@ std::optional<std::vector<int>> devices_to_query(const HccnArgs& a, const Probe&
   if (!a.devices.empty()) {
     auto ids = checks::parse_container_visible_devices(a.devices);
     if (!ids || ids->empty()) {
-      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected ids such as 0-7 or 0,2,4\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_bad_devices, fmt::arg("value", a.devices)) << "\n";
       return std::nullopt;
     }
     return ids;
   }
   const NpuSmiQuery smi = query_npu_smi_info(probe);
   if (!smi.info) {
-    std::cerr << "npu-doctor: hccl hccn: cannot list the devices: npu-smi info " << smi.why_not()
-              << "; give them with --devices 0-7\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_no_device_list, fmt::arg("why", smi.why_not())) << "\n";
     return std::nullopt;
   }
   return hccn_device_ids(*smi.info);
@@ -213,9 +212,8 @@ std::optional<std::string> hccn_tool_to_run(const HccnArgs& a, const Probe& prob
 int query_node(const HccnArgs& a, const Probe& probe, std::size_t max_output, std::vector<HccnNode>& nodes) {
   const auto tool = hccn_tool_to_run(a, probe);
   if (!tool) {
-    std::cerr << "npu-doctor: hccl hccn: hccn_tool not found (on PATH or /usr/local/Ascend/driver/tools/"
-              << (a.root.empty() ? "); give its output files, or its path with --hccn-tool\n"
-                                 : ") in what the bundle recorded; give the bundle's network/hccn_tool.txt instead\n");
+    std::cerr << "npu-doctor: "
+              << msg(a.root.empty() ? ui::Key::error_hccl_no_hccn_tool : ui::Key::error_hccl_no_hccn_tool_recorded) << "\n";
     return kUsage;
   }
   const auto devices = devices_to_query(a, probe);
@@ -234,33 +232,33 @@ int run_hccn(const GlobalOptions& g, const HccnArgs& a) {
   std::vector<InputProblem> unreadable;
   const bool live = a.paths.empty();
   if (!live && !a.root.empty()) {
-    std::cerr << "npu-doctor: hccl hccn: give hccn_tool output files or --root BUNDLE, not both\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_files_or_root) << "\n";
     return kUsage;
   }
   if (!live) {
     for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
       HccnCapture c = parse_hccn_output(in.path, in.text);
       if (c.recognised_lines == 0) {
-        const std::string why = "no hccn_tool output recognised (link status, net health status, ipaddr, tls switch, link_stat)";
-        std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
-        unreadable.push_back({in.path, why});
+        std::cerr << "npu-doctor: " << in.path << ": " << msg(ui::Key::error_hccl_not_hccn_output) << "\n";
+        unreadable.push_back({in.path, std::string(ui::word(ui::Key::error_hccl_not_hccn_output, Lang::en))});
         continue;
       }
       nodes.push_back({in.path, std::move(c.devices)});
     }
     if (nodes.empty()) {
-      std::cerr << "npu-doctor: hccl hccn: no hccn_tool output could be read\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_hccn_none_read) << "\n";
       return kUsage;
     }
   } else if (!a.root.empty()) {
     if (!a.tool.empty()) {
-      std::cerr << "npu-doctor: hccl hccn: --hccn-tool cannot be used with --root: the bundle recorded which tool ran\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_tool_with_root) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: hccl hccn: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "hccl hccn"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     const bundle::ReplayProbe replay(std::move(*record));
@@ -293,15 +291,14 @@ int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
   for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
     HcclTestOutput t = parse_hccl_test_output(in.path, in.text);
     if (!t.looks_like_hccl_test()) {
-      const std::string why = "not HCCL Test output (no result table, no 'the minbytes is' line)";
-      std::cerr << "npu-doctor: " << in.path << ": " << why << "\n";
-      unreadable.push_back({in.path, why});
+      std::cerr << "npu-doctor: " << in.path << ": " << msg(ui::Key::error_hccl_not_test_output) << "\n";
+      unreadable.push_back({in.path, std::string(ui::word(ui::Key::error_hccl_not_test_output, Lang::en))});
       continue;
     }
     outputs.push_back(std::move(t));
   }
   if (outputs.empty()) {
-    std::cerr << "npu-doctor: hccl test-output: no HCCL Test output could be read\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_test_none_read) << "\n";
     return kUsage;
   }
   HcclTestOptions opts;
@@ -317,21 +314,16 @@ int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
 
 void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* hccl = app.add_subcommand(
-      "hccl", "Check a distributed job's configuration: environments, rank table, NPU NICs (hccn_tool), HCCL Test results");
+      "hccl", help_text(ui::Key::help_hccl_about));
   hccl->require_subcommand(1);
-  const std::string exit_text =
-      "Exit status: 0 no problem found, 1 problems found (warnings or errors), 2 usage error or no input readable, "
-      "3 internal error.";
+  const std::string exit_text = help_text(ui::Key::help_hccl_footer);
 
   auto env = std::make_shared<EnvArgs>();
   CLI::App* e = hccl->add_subcommand(
-      "env", "Compare the environments of a job's nodes or ranks: MASTER_ADDR/PORT, WORLD_SIZE, RANKs, HCCL settings, timeouts");
-  e->add_option("files", env->paths,
-                "One environment per node or rank: `env` output, `export` lines, /proc/<pid>/environ, a --capture file; "
-                "a directory means the files in it");
-  e->add_flag("--capture", env->capture,
-              "Write this process's environment (only the variables launchers and HCCL read) in the format `hccl env` reads");
-  e->add_option("--pid", env->pid, "With --capture: capture the environment of this running process instead")
+      "env", help_text(ui::Key::help_hccl_env_about));
+  e->add_option("files", env->paths, help_text(ui::Key::help_hccl_env_files));
+  e->add_flag("--capture", env->capture, help_text(ui::Key::help_hccl_env_capture));
+  e->add_option("--pid", env->pid, help_text(ui::Key::help_hccl_env_pid))
       ->check(CLI::Range(1L, 4194304L))
       ->type_name("N");
   add_output_options(e, env->out);
@@ -339,28 +331,23 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
   e->callback([&g, &exit_code, env] { exit_code = run_env(g, *env); });
 
   auto rt = std::make_shared<RankTableArgs>();
-  CLI::App* r = hccl->add_subcommand("ranktable", "Validate a rank table (hccl.json, RANK_TABLE_FILE) of version 1.0, 1.2 or 2.0");
-  r->add_option("file", rt->path, "The rank table (- for stdin)")->required();
+  CLI::App* r = hccl->add_subcommand("ranktable", help_text(ui::Key::help_hccl_ranktable_about));
+  r->add_option("file", rt->path, help_text(ui::Key::help_hccl_ranktable_file))->required();
   add_output_options(r, rt->out);
   r->footer(exit_text);
   r->callback([&g, &exit_code, rt] { exit_code = run_ranktable(g, *rt); });
 
   auto hc = std::make_shared<HccnArgs>();
   CLI::App* h = hccl->add_subcommand(
-      "hccn", "Check the NPU NICs: link, network health, IP, TLS and link history, from hccn_tool output files or by running it");
-  h->add_option("files", hc->paths,
-                "hccn_tool output collected on each node (one file per node; a directory means the files in it). "
-                "Without files, hccn_tool runs here for every device");
-  h->add_option("--devices", hc->devices, "Without files: the device ids to query (0-7, 0,2,4); default: from npu-smi info")
+      "hccn", help_text(ui::Key::help_hccl_hccn_about));
+  h->add_option("files", hc->paths, help_text(ui::Key::help_hccl_hccn_files));
+  h->add_option("--devices", hc->devices, help_text(ui::Key::help_hccl_hccn_devices))
       ->type_name("LIST");
-  h->add_option("--root", hc->root,
-                "Without files: replay the hccn_tool and npu-smi answers a bundle (npu-doctor bundle) recorded on its "
-                "host, instead of running them here")
+  h->add_option("--root", hc->root, help_text(ui::Key::help_hccl_hccn_root))
       ->type_name("BUNDLE");
-  h->add_option("--hccn-tool", hc->tool, "Without files: the hccn_tool to run (default: on PATH, then /usr/local/Ascend/driver/tools/hccn_tool)")
+  h->add_option("--hccn-tool", hc->tool, help_text(ui::Key::help_hccl_hccn_hccn_tool))
       ->type_name("PATH");
-  add_duration_option(h, "--timeout", hc->timeout,
-                      "Time each hccn_tool or npu-smi call may take (default 10s)",
+  add_duration_option(h, "--timeout", hc->timeout, help_text(ui::Key::help_hccl_hccn_timeout),
                       {std::chrono::milliseconds(50), std::chrono::hours(1)});
   add_output_options(h, hc->out);
   h->footer(exit_text);
@@ -368,14 +355,13 @@ void setup_hccl(CLI::App& app, GlobalOptions& g, int& exit_code) {
 
   auto to = std::make_shared<TestOutputArgs>();
   CLI::App* t = hccl->add_subcommand(
-      "test-output", "Check HCCL Test results (all_reduce_test ...): failed result checks, missing results, low bandwidth");
-  t->add_option("files", to->paths, "Output of HCCL Test runs (one per file; a directory means the files in it; - for stdin)")
+      "test-output", help_text(ui::Key::help_hccl_test_output_about));
+  t->add_option("files", to->paths, help_text(ui::Key::help_hccl_test_output_files))
       ->required();
-  t->add_option("--expect-bandwidth", to->expect,
-                "The algorithm bandwidth (GB/s) the peak should reach; default: the median peak of several outputs of the same test")
+  t->add_option("--expect-bandwidth", to->expect, help_text(ui::Key::help_hccl_test_output_expect_bandwidth))
       ->check(CLI::PositiveNumber)
       ->type_name("GBPS");
-  t->add_option("--min-ratio", to->min_ratio, "Flag a peak below this fraction of the expected bandwidth (default 0.5)")
+  t->add_option("--min-ratio", to->min_ratio, help_text(ui::Key::help_hccl_test_output_min_ratio))
       ->check(CLI::Range(0.01, 1.0))
       ->type_name("RATIO");
   add_output_options(t, to->out);

@@ -40,19 +40,20 @@ struct IsolateArgs {
 int run(const GlobalOptions& g, const IsolateArgs& a) {
   IsolateReport report;
   if (a.command.empty()) {
-    std::cerr << "npu-doctor: isolate: give the command to run after --, e.g. npu-doctor isolate -- python3 train.py\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_no_command) << "\n";
     return kUsage;
   }
   const char* path = std::getenv("PATH");
   if (!find_on_path(a.command.front(), path != nullptr ? path : "")) {
-    std::cerr << "npu-doctor: isolate: " << a.command.front() << ": not found or not executable\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_not_executable, fmt::arg("command", "isolate"), fmt::arg("program", a.command.front()))
+              << "\n";
     return kUsage;
   }
   std::vector<int> devices;
   if (!a.devices.empty()) {
     auto ids = checks::parse_container_visible_devices(a.devices);
     if (!ids || ids->empty()) {
-      std::cerr << "npu-doctor: --devices '" << a.devices << "': expected logical device ids such as 0-7 or 0,2,4\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_bad_devices, fmt::arg("value", a.devices)) << "\n";
       return kUsage;
     }
     devices = *ids;
@@ -63,7 +64,7 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     std::string why;
     auto listed = devices_from_npu_smi(SystemProbe("/", co), why);
     if (!listed) {
-      std::cerr << "npu-doctor: isolate: cannot list the devices: npu-smi info " << why << "; give them with --devices 0-7\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_isolate_no_device_list, fmt::arg("why", why)) << "\n";
       return kUsage;
     }
     devices = std::move(listed->devices);
@@ -74,8 +75,10 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
     std::error_code ec;
     std::filesystem::create_directories(a.log_dir, ec);
     if (ec || ::access(a.log_dir.c_str(), W_OK) != 0) {
-      std::cerr << "npu-doctor: --log-dir " << a.log_dir << ": cannot write there: "
-                << (ec ? ec.message() : std::string(std::strerror(errno))) << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_isolate_log_dir, fmt::arg("path", a.log_dir),
+                       fmt::arg("why", ec ? ec.message() : std::string(std::strerror(errno))))
+                << "\n";
       return kUsage;
     }
   }
@@ -93,9 +96,14 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   Runner real = make_command_runner(ro);
   std::size_t n = 0;
   Runner with_progress = [&](const std::vector<int>& devs, Phase phase) {
-    if (!a.quiet) std::cerr << "npu-doctor isolate: run " << ++n << " (" << to_string(phase) << "): ASCEND_RT_VISIBLE_DEVICES=" << device_list(devs) << " ... " << std::flush;
+    if (!a.quiet) {
+      std::cerr << "npu-doctor isolate: "
+                << msg(ui::Key::status_isolate_run, fmt::arg("n", ++n), fmt::arg("phase", to_string(phase)),
+                       fmt::arg("devices", device_list(devs)))
+                << std::flush;
+    }
     RunOutcome o = real(devs, phase);
-    if (!a.quiet) std::cerr << (o.passed ? "pass" : o.describe) << "\n";
+    if (!a.quiet) std::cerr << (o.passed ? msg(ui::Key::status_isolate_pass) : o.describe) << "\n";
     return o;
   };
   IsolateOptions io;
@@ -108,7 +116,10 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
   report.log_dir = a.log_dir;
   report.result = run_isolation(devices, io, with_progress);
   if (report.result.not_started) {
-    std::cerr << "npu-doctor: isolate: cannot run " << a.command.front() << ": " << report.result.runs.back().outcome.describe << "\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_cannot_run, fmt::arg("command", "isolate"), fmt::arg("program", a.command.front()),
+                     fmt::arg("why", report.result.runs.back().outcome.describe))
+              << "\n";
     return kUsage;
   }
   add_findings(report, *kb);
@@ -120,30 +131,22 @@ int run(const GlobalOptions& g, const IsolateArgs& a) {
 void setup_isolate(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<IsolateArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "isolate",
-      "Find the failing card or pair: run a command on one card at a time (ASCEND_RT_VISIBLE_DEVICES), then on growing sets");
-  cmd->add_option("command", args->command,
-                  "The command and its arguments, after --. {devices}, {n} and {first} in arguments become the run's "
-                  "device list, count and first device (e.g. torchrun --nproc_per_node {n} train.py)")
+      "isolate", help_text(ui::Key::help_isolate_about));
+  cmd->add_option("command", args->command, help_text(ui::Key::help_isolate_command))
       ->required();
-  cmd->add_option("--devices", args->devices, "Logical device ids to test (0-7, 0,2,4); default: every chip npu-smi info lists")
+  cmd->add_option("--devices", args->devices, help_text(ui::Key::help_isolate_devices))
       ->type_name("LIST");
-  add_duration_option(cmd, "--timeout", args->timeout,
-                      "Each run is killed after this long and counts as a failure (default 300s)",
+  add_duration_option(cmd, "--timeout", args->timeout, help_text(ui::Key::help_isolate_timeout),
                       {std::chrono::milliseconds(10)});
-  cmd->add_option("--strategy", args->strategy,
-                  "grow (default): singles, then growing sets, pairs when a set fails; pairs: singles, every pair, "
-                  "then all; single: one card at a time only")
+  cmd->add_option("--strategy", args->strategy, help_text(ui::Key::help_isolate_strategy))
       ->check(CLI::IsMember({"grow", "pairs", "single"}));
-  cmd->add_option("--log-dir", args->log_dir, "Keep each run's whole output in DIR (run-NN-PHASE-DEVICES.log)")->type_name("DIR");
-  cmd->add_flag("--no-diagnose", args->no_diagnose, "Do not diagnose the output of failed runs with the knowledge base");
-  cmd->add_option("--max-runs", args->max_runs, "Stop after this many runs (default 200)")->check(CLI::Range(1, 100000));
-  cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
-  cmd->add_option("-f,--format", args->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->footer("A run passes when the command exits with status 0 within the timeout.\n"
-              "Exit status: 0 every run passed, 1 a card, pair or set fails, 2 usage error (command not found, no "
-              "devices), 3 internal error.");
+  cmd->add_option("--log-dir", args->log_dir, help_text(ui::Key::help_isolate_log_dir))->type_name("DIR");
+  cmd->add_flag("--no-diagnose", args->no_diagnose, help_text(ui::Key::help_isolate_no_diagnose));
+  cmd->add_option("--max-runs", args->max_runs, help_text(ui::Key::help_isolate_max_runs))->check(CLI::Range(1, 100000));
+  cmd->add_flag("-q,--quiet", args->quiet, help_text(ui::Key::help_isolate_quiet));
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_isolate_format))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_isolate_output))->type_name("FILE");
+  cmd->footer(help_text(ui::Key::help_isolate_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -26,7 +26,7 @@ int run_lint(const LintArgs& a) {
   for (const auto& p : a.paths) {
     std::error_code ec;
     if (!std::filesystem::exists(p, ec)) {
-      std::cerr << "npu-doctor: " << p << ": no such file or directory\n";
+      std::cerr << "npu-doctor: " << p << ": " << msg(ui::Key::note_no_such_file) << "\n";
       return kUsage;
     }
   }
@@ -72,7 +72,7 @@ int run_list(const GlobalOptions& g, const ListArgs& a) {
   auto kb = load_kb(g, std::cerr);
   const RenderOptions ro = render_options(g, true);
   if (!a.category.empty() && !parse_category(a.category)) {
-    std::cerr << "npu-doctor: unknown category '" << a.category << "'\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_kb_unknown_category, fmt::arg("category", a.category)) << "\n";
     return kUsage;
   }
   kb->for_each_entry([&](const Entry& e) {
@@ -128,27 +128,27 @@ int run_coverage(const GlobalOptions& g, const std::string& format) {
 }  // namespace
 
 void setup_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  CLI::App* kb = app.add_subcommand("kb", "Check and browse the knowledge base");
+  CLI::App* kb = app.add_subcommand("kb", help_text(ui::Key::help_kb_about));
   kb->require_subcommand(1);
 
   auto lint = std::make_shared<LintArgs>();
-  CLI::App* l = kb->add_subcommand("lint", "Check knowledge-base files (file:line errors); no path: the built-in base");
-  l->add_option("paths", lint->paths, "Directories or .yaml files to check");
-  l->add_flag("--alone", lint->alone, "Check the files without the built-in knowledge base");
-  l->footer("Exit status: 0 no errors, 1 errors found, 2 usage error.");
+  CLI::App* l = kb->add_subcommand("lint", help_text(ui::Key::help_kb_lint_about));
+  l->add_option("paths", lint->paths, help_text(ui::Key::help_kb_lint_paths));
+  l->add_flag("--alone", lint->alone, help_text(ui::Key::help_kb_lint_alone));
+  l->footer(help_text(ui::Key::help_kb_lint_footer));
   l->callback([&exit_code, lint] { exit_code = run_lint(*lint); });
 
   auto list = std::make_shared<ListArgs>();
-  CLI::App* ls = kb->add_subcommand("list", "List entries: id, category, severity, codes, title (tab-separated)");
-  ls->add_option("--category", list->category, "Only this category");
+  CLI::App* ls = kb->add_subcommand("list", help_text(ui::Key::help_kb_list_about));
+  ls->add_option("--category", list->category, help_text(ui::Key::help_kb_list_category));
   ls->callback([&g, &exit_code, list] { exit_code = run_list(g, *list); });
 
   CLI::App* cov = kb->add_subcommand(
-      "coverage", "Per component of the message catalogue: the source read (repository, commit), its ERROR-level formats, how many are covered");
+      "coverage", help_text(ui::Key::help_kb_coverage_about));
   auto cov_format = std::make_shared<std::string>("text");
-  cov->add_option("-f,--format", *cov_format, "text or json (npu-doctor/kb-coverage/v1)")
+  cov->add_option("-f,--format", *cov_format, help_text(ui::Key::help_kb_coverage_format))
       ->check(CLI::IsMember({"text", "json"}));
-  cov->footer("Exit status: 0, or 2 on a usage error.");
+  cov->footer(help_text(ui::Key::help_kb_coverage_footer));
   cov->callback([&g, &exit_code, cov_format] { exit_code = run_coverage(g, *cov_format); });
 }
 

@@ -62,7 +62,8 @@ class StdinSpool {
     std::string tmpl = (std::filesystem::temp_directory_path() / "npu-doctor-mem-stdin-XXXXXX").string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0) {
-      err << "npu-doctor: cannot create a temporary file for stdin in " << tmpl << ": " << std::strerror(errno) << "\n";
+      err << "npu-doctor: " << msg(ui::Key::error_mem_no_temp_file, fmt::arg("path", tmpl), fmt::arg("why", std::strerror(errno)))
+          << "\n";
       return false;
     }
     path_ = tmpl;
@@ -71,14 +72,14 @@ class StdinSpool {
     for (ssize_t n; failure.empty() && (n = ::read(STDIN_FILENO, buf, sizeof buf)) != 0;) {
       if (n < 0) {
         if (errno == EINTR) continue;
-        failure = std::string("reading stdin failed: ") + std::strerror(errno);
+        failure = msg(ui::Key::error_mem_stdin_read, fmt::arg("why", std::strerror(errno)));
         break;
       }
       for (ssize_t off = 0; off < n;) {
         const ssize_t w = ::write(fd, buf + off, static_cast<std::size_t>(n - off));
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
-          failure = "cannot copy stdin to " + tmpl + ": " + std::strerror(w < 0 ? errno : ENOSPC);
+          failure = msg(ui::Key::error_mem_stdin_copy, fmt::arg("path", tmpl), fmt::arg("why", std::strerror(w < 0 ? errno : ENOSPC)));
           break;
         }
         off += w;
@@ -97,7 +98,7 @@ class StdinSpool {
 
 std::optional<uint64_t> size_option(const std::string& text, const char* name, std::ostream& err) {
   const auto v = mem::parse_byte_size(text);
-  if (!v) err << "npu-doctor: " << name << ": not a size: '" << text << "' (e.g. 64GiB, 65536MiB, 1.5GiB)\n";
+  if (!v) err << "npu-doctor: " << msg(ui::Key::error_mem_not_a_size, fmt::arg("option", name), fmt::arg("value", text)) << "\n";
   return v;
 }
 
@@ -125,7 +126,7 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
       continue;
     }
     if (!spool.path().empty()) {
-      std::cerr << "npu-doctor: '-' (stdin) can be given only once\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_stdin_twice) << "\n";
       return kUsage;
     }
     if (!spool.spool(std::cerr)) return kUsage;
@@ -139,22 +140,23 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
   for (const auto& p : problems) print_problem(p, std::cerr);
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   uint64_t samples = 0;
   for (const auto& in : report.inputs) samples += in.samples;
   if (report.any_input_read() && samples == 0 && !report.anything_found()) {
     // Nothing to analyse: no valid sample and no out-of-memory message. Say that only.
-    std::cerr << "npu-doctor: mem analyze: no valid memory sample and no out-of-memory message in the input";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_nothing_to_analyse);
     for (const auto& in : report.inputs) {
-      std::cerr << "; " << in.path << ": ";
-      if (in.status != InputStatus::ok && in.status != InputStatus::partial) std::cerr << in.note;
-      else if (in.bytes == 0) std::cerr << "empty file";
-      else std::cerr << in.lines << (in.lines == 1 ? " line" : " lines") << ", no sample";
-      if (!in.problems.empty()) std::cerr << " (" << in.problems.front() << ")";
+      std::string why;
+      if (in.status != InputStatus::ok && in.status != InputStatus::partial) why = note_text(in.note);
+      else if (in.bytes == 0) why = msg(ui::Key::error_mem_empty_file);
+      else why = msg(in.lines == 1 ? ui::Key::error_mem_no_sample_one : ui::Key::error_mem_no_sample, fmt::arg("n", in.lines));
+      if (!in.problems.empty()) why += " (" + in.problems.front() + ")";
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", why));
     }
-    std::cerr << "\nnpu-doctor: samples are JSON lines with \"step\" and \"allocated\" (docs/mem.md)\n";
+    std::cerr << "\nnpu-doctor: " << msg(ui::Key::error_mem_sample_format) << "\n";
     return kUsage;
   }
   bool ok = write_output(
@@ -172,8 +174,10 @@ int run_analyze(const GlobalOptions& g, const AnalyzeArgs& a) {
   }
   if (!ok) return kUsage;
   if (!report.any_input_read()) {
-    std::cerr << "npu-doctor: no input could be read";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_read);
+    for (const auto& in : report.inputs) {
+      std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
+    }
     std::cerr << "\n";
     return kUsage;
   }
@@ -255,14 +259,14 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
   std::optional<bundle::ReplayProbe> replay;
   if (!a.root.empty()) {
     if (a.polling_given) {
-      std::cerr << "npu-doctor: mem watch: --root replays the one npu-smi answer the bundle recorded; "
-                   "--interval, --duration, --count and --timeout do not apply\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_root_polling) << "\n";
       return kUsage;
     }
     std::string error;
     auto record = bundle::read_probe_record(a.root, error);
     if (!record) {
-      std::cerr << "npu-doctor: mem watch: --root " << error << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_root_bundle, fmt::arg("command", "mem watch"), fmt::arg("why", error))
+                << "\n";
       return kUsage;
     }
     replay.emplace(std::move(*record));
@@ -275,7 +279,9 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     errno = 0;
     file.open(a.output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      std::cerr << "npu-doctor: cannot write " << a.output << ": " << std::strerror(errno ? errno : EIO) << "\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_cannot_write, fmt::arg("path", a.output), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+                << "\n";
       return kUsage;
     }
   }
@@ -308,10 +314,10 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
         std::cerr << "npu-doctor: " << r.error << "\n";
         return kUsage;
       }
-      if (r.error != last_error) std::cerr << "npu-doctor: " << r.error << " (continuing)\n";
+      if (r.error != last_error) std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_poll_continuing, fmt::arg("why", r.error)) << "\n";
       last_error = r.error;
       if (++failures >= kMaxFailures) {
-        std::cerr << "npu-doctor: giving up after " << kMaxFailures << " failed polls in a row\n";
+        std::cerr << "npu-doctor: " << msg(ui::Key::error_mem_poll_giving_up, fmt::arg("n", kMaxFailures)) << "\n";
         return kUsage;
       }
     } else {
@@ -324,71 +330,61 @@ int run_watch(const GlobalOptions&, const WatchArgs& a) {
     }
     if (count > 0 && polls >= count) break;
   }
-  if (live) std::cerr << "npu-doctor: " << polls << " polls" << (to_stdout ? "" : ", written to " + a.output) << "\n";
+  if (live) {
+    std::cerr << "npu-doctor: "
+              << (to_stdout ? msg(ui::Key::status_mem_polls, fmt::arg("n", polls))
+                            : msg(ui::Key::status_mem_polls_written, fmt::arg("n", polls), fmt::arg("path", a.output)))
+              << "\n";
+  }
   return kOk;
 }
 
 }  // namespace
 
 void setup_mem(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  CLI::App* mem_cmd = app.add_subcommand("mem", "Device memory: out-of-memory, leak and fragmentation analysis (docs/mem.md)");
+  CLI::App* mem_cmd = app.add_subcommand("mem", help_text(ui::Key::help_mem_about));
   mem_cmd->require_subcommand(1);
 
   auto a = std::make_shared<AnalyzeArgs>();
   CLI::App* an = mem_cmd->add_subcommand(
-      "analyze", "Analyse memory samples (JSON lines) and logs: peak, fragmentation, leak, OOM classification");
-  an->add_option("paths", a->paths,
-                 "Sample files (JSON lines from python/npu_doctor_mem.py or `mem watch`) and logs with OOM messages; "
-                 "directories, compressed files, archives, - for stdin")
+      "analyze", help_text(ui::Key::help_mem_analyze_about));
+  an->add_option("paths", a->paths, help_text(ui::Key::help_mem_analyze_paths))
       ->required();
-  an->add_option("-f,--format", a->format,
-                 "Output format: text, json (npu-doctor/mem/v1, docs/json-mem-v1.md), prometheus (docs/prometheus.md)")
+  an->add_option("-f,--format", a->format, help_text(ui::Key::help_mem_analyze_format))
       ->check(CLI::IsMember({"text", "json", "prometheus"}));
-  an->add_option("-o,--output", a->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  an->add_option("--html", a->html, "Also write a self-contained HTML page with the memory charts to FILE")
+  an->add_option("-o,--output", a->output, help_text(ui::Key::help_mem_analyze_output))->type_name("FILE");
+  an->add_option("--html", a->html, help_text(ui::Key::help_mem_analyze_html))
       ->type_name("FILE");
-  an->add_option("--capacity", a->capacity,
-                 "Device memory (e.g. 64GiB); default: from the samples, else from an OOM message's total capacity")
+  an->add_option("--capacity", a->capacity, help_text(ui::Key::help_mem_analyze_capacity))
       ->type_name("SIZE");
-  an->add_option("--warmup", a->warmup, "Ignore the first N steps for the leak trend (default: the first 10% of samples)")
+  an->add_option("--warmup", a->warmup, help_text(ui::Key::help_mem_analyze_warmup))
       ->type_name("STEPS")
       ->check(CLI::NonNegativeNumber);
   an->add_option("--fragmentation-threshold", a->fragmentation_threshold,
-                 "Warn when the cache holds more than this beyond what is allocated (default 1GiB)")
+                 help_text(ui::Key::help_mem_analyze_fragmentation_threshold))
       ->type_name("SIZE");
-  an->add_option("--workload", a->workload,
-                 "training, inference or auto (inference when the samples say \"phase\": \"inference\")")
+  an->add_option("--workload", a->workload, help_text(ui::Key::help_mem_analyze_workload))
       ->check(CLI::IsMember({"auto", "training", "inference"}));
-  an->add_option("-j,--jobs", a->jobs, "Threads for scanning many logs (default: all cores)");
-  an->footer(
-      "Exit status: 0 nothing found, 1 a memory problem or an out-of-memory message was found, 2 usage error, no "
-      "input readable, or no valid sample and no out-of-memory message in the inputs, 3 internal error.");
+  an->add_option("-j,--jobs", a->jobs, help_text(ui::Key::help_mem_analyze_jobs));
+  an->footer(help_text(ui::Key::help_mem_analyze_footer));
   an->callback([&g, &exit_code, a] { exit_code = run_analyze(g, *a); });
 
   auto w = std::make_shared<WatchArgs>();
   CLI::App* wa = mem_cmd->add_subcommand(
-      "watch", "Poll HBM usage per device from `npu-smi info` and write memory samples (JSON lines)");
-  add_duration_option(wa, "--interval", w->interval, "Time between polls (default 1s; e.g. 500ms, 5s, 1m)",
+      "watch", help_text(ui::Key::help_mem_watch_about));
+  add_duration_option(wa, "--interval", w->interval, help_text(ui::Key::help_mem_watch_interval),
                       {std::chrono::milliseconds(1)});
-  add_duration_option(wa, "--duration", w->duration, "Stop after this long (default: until Ctrl-C or SIGTERM)");
-  wa->add_option("--count", w->count, "Stop after N polls (default: no limit)")->type_name("N");
-  wa->add_option("-o,--output", w->output,
-                 "Write the samples to FILE (truncated, then one flushed line per device and poll) instead of stdout")
+  add_duration_option(wa, "--duration", w->duration, help_text(ui::Key::help_mem_watch_duration));
+  wa->add_option("--count", w->count, help_text(ui::Key::help_mem_watch_count))->type_name("N");
+  wa->add_option("-o,--output", w->output, help_text(ui::Key::help_mem_watch_output))
       ->type_name("FILE");
-  add_duration_option(wa, "--timeout", w->timeout, "Time limit for one `npu-smi info` (default 10s)",
+  add_duration_option(wa, "--timeout", w->timeout, help_text(ui::Key::help_mem_watch_timeout),
                       {std::chrono::milliseconds(1)});
-  wa->add_option("--root", w->root,
-                 "Report the `npu-smi info` a bundle (npu-doctor bundle) recorded on its host, once, instead of "
-                 "polling this host (the sample has no time: the record does not say when it ran)")
+  wa->add_option("--root", w->root, help_text(ui::Key::help_mem_watch_root))
       ->type_name("BUNDLE");
-  wa->add_option("--live", w->live,
-                 "A live line per device on stderr: auto (when stderr is a terminal and the samples do not go to it), "
-                 "always, never")
+  wa->add_option("--live", w->live, help_text(ui::Key::help_mem_watch_live))
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  wa->footer(
-      "Ctrl-C or SIGTERM stops after the current poll; every line already written is kept.\n"
-      "Exit status: 0 stopped normally, 2 usage error, npu-smi missing or unusable at the first poll (with --root: not "
-      "recorded in the bundle), or 5 failed polls in a row, 3 internal error.");
+  wa->footer(help_text(ui::Key::help_mem_watch_footer));
   wa->callback([&g, &exit_code, w, wa] {
     w->polling_given = wa->count("--interval") + wa->count("--duration") + wa->count("--count") + wa->count("--timeout") > 0;
     exit_code = run_watch(g, *w);

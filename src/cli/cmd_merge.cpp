@@ -35,7 +35,7 @@ constexpr std::uintmax_t kMaxSummaryBytes = 256u << 20;
 std::optional<std::ifstream> open_summary_file(const std::string& path, std::string& error) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    error = ec ? ec.message() : "not a regular file";  // a FIFO or /dev/zero is no summary
+    error = ec ? ec.message() : msg(ui::Key::note_not_regular_file);  // a FIFO or /dev/zero is no summary
     return std::nullopt;
   }
   const auto size = std::filesystem::file_size(path, ec);
@@ -44,17 +44,17 @@ std::optional<std::ifstream> open_summary_file(const std::string& path, std::str
     return std::nullopt;
   }
   if (size == 0) {
-    error = "empty file: not a node summary";
+    error = msg(ui::Key::error_merge_empty);
     return std::nullopt;
   }
   if (size > kMaxSummaryBytes) {
-    error = "larger than 256 MiB: not a node summary";
+    error = msg(ui::Key::error_merge_too_large);
     return std::nullopt;
   }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = std::string("cannot read it: ") + std::strerror(errno ? errno : EIO);
+    error = msg(ui::Key::error_merge_cannot_read, fmt::arg("why", std::strerror(errno ? errno : EIO)));
     return std::nullopt;
   }
   return in;
@@ -69,13 +69,13 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
     auto in = open_summary_file(path, error);
     NodeSummary s;
     if (!in || !parse_node_summary(*in, *kb, s, error, warnings)) {
-      std::cerr << "npu-doctor: " << path << ": " << error << "; left out\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_merge_left_out, fmt::arg("path", path), fmt::arg("why", error)) << "\n";
       continue;
     }
     nodes.push_back(std::move(s));
   }
   if (nodes.empty()) {
-    std::cerr << "npu-doctor: merge: no readable node summary among " << a.files.size() << " file(s)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_merge_none_readable, fmt::arg("n", a.files.size())) << "\n";
     return kUsage;
   }
   MergeOptions mo;
@@ -87,7 +87,8 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
   html.node_facts = node_facts_of(nodes);
   DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
   for (auto& w : warnings) report.warnings.push_back(std::move(w));
-  std::cerr << "npu-doctor: merge: " << count << " node summar" << (count == 1 ? "y" : "ies") << "\n";
+  std::cerr << "npu-doctor: " << msg(count == 1 ? ui::Key::status_merge_count_one : ui::Key::status_merge_count, fmt::arg("n", count))
+            << "\n";
   return write_diagnosis(g, report, a.format, a.output, *kb, html);
 }
 
@@ -95,17 +96,17 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
 
 void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand("merge", "Combine node summaries (cluster --summary-out) into one cluster report");
-  cmd->add_option("summaries", args->files, "Node summary files (JSON, npu-doctor/node-summary/v1)")->required();
-  cmd->add_option("-f,--format", args->format, "Report format: text, json, markdown, html, prometheus")->check(CLI::IsMember(kDiagnosisFormats));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
+  CLI::App* cmd = app.add_subcommand("merge", help_text(ui::Key::help_merge_about));
+  cmd->add_option("summaries", args->files, help_text(ui::Key::help_merge_summaries))->required();
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_merge_format))->check(CLI::IsMember(kDiagnosisFormats));
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_merge_output))->type_name("FILE");
   add_html_report_options(cmd, args->html);
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_merge_max_evidence))
       ->check(CLI::Range(1, 1000));
-  add_duration_option(cmd, "--skew", args->skew, "Clock skew tolerated between hosts (default 5s)");
-  cmd->add_option("--world-size", args->world_size, "Number of training ranks the job had (finds ranks with no logs)")
+  add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_merge_skew));
+  cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_merge_world_size))
       ->check(CLI::Range(1, 1 << 20));
-  cmd->footer("Exit status: 0 no error found, 1 a root cause was found, 2 usage error or no summary readable, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_merge_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

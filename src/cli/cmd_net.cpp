@@ -45,7 +45,7 @@ int run_serve(const ServeArgs& a) {
   if (!a.max_rate.empty()) {
     const auto bps = parse_rate_bps(a.max_rate);
     if (!bps) {
-      std::cerr << "npu-doctor: --max-rate '" << a.max_rate << "' is not a rate (e.g. 100M, 1G: bits per second)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_max_rate, fmt::arg("value", a.max_rate)) << "\n";
       return kUsage;
     }
     o.max_rate = *bps / 8;
@@ -61,8 +61,10 @@ int run_serve(const ServeArgs& a) {
   std::string error;
   auto server = NetServer::start(o, &error);
   if (!server) {
-    std::cerr << "npu-doctor: net serve: cannot listen on " << (a.bind.empty() ? "*" : a.bind) << " port " << a.port
-              << ": " << error << "\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_net_cannot_listen, fmt::arg("address", a.bind.empty() ? "*" : a.bind),
+                     fmt::arg("port", a.port), fmt::arg("why", error))
+              << "\n";
     return kUsage;
   }
   std::cout << "npu-doctor net serve: listening on " << server->address() << " port " << server->port()
@@ -100,7 +102,7 @@ struct TestArgs {
 
 int run_test(const GlobalOptions& g, const TestArgs& a) {
   if (a.hosts.empty() == a.matrix.empty()) {
-    std::cerr << "npu-doctor: net test: give either HOST[:PORT]... or --matrix HOSTFILE\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_net_hosts_or_matrix) << "\n";
     return kUsage;
   }
   LinkTestOptions lo;
@@ -118,7 +120,7 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
   if (!a.expect.empty()) {
     ao.expect_bps = parse_rate_bps(a.expect);
     if (!ao.expect_bps) {
-      std::cerr << "npu-doctor: --expect-throughput '" << a.expect << "' is not a rate (e.g. 9G, 800M: bits per second)\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_expect_throughput, fmt::arg("value", a.expect)) << "\n";
       return kUsage;
     }
   }
@@ -138,7 +140,8 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
     }
     for (const auto& e : *entries) targets.push_back(e.endpoint);
     if (targets.size() < 2) {
-      std::cerr << "npu-doctor: " << a.matrix << ": the matrix needs at least two hosts (found " << targets.size() << ")\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_net_matrix_too_small, fmt::arg("path", a.matrix), fmt::arg("n", targets.size()))
+                << "\n";
       return kUsage;
     }
   } else {
@@ -170,56 +173,50 @@ int run_test(const GlobalOptions& g, const TestArgs& a) {
 }  // namespace
 
 void setup_net(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  CLI::App* net = app.add_subcommand("net", "Test the network between nodes: reachability, latency, throughput, all pairs");
+  CLI::App* net = app.add_subcommand("net", help_text(ui::Key::help_net_about));
   net->require_subcommand(1);
 
   auto sa = std::make_shared<ServeArgs>();
-  CLI::App* s = net->add_subcommand("serve", "Answer `net test` from other nodes (run on every node to test)");
-  s->add_option("-p,--port", sa->port, "TCP port to listen on (default 46300; 0 = any free port)")->check(CLI::Range(0, 65535));
-  s->add_option("--bind", sa->bind, "Address to listen on (default: every address)")->type_name("ADDR");
-  s->add_option("--max-rate", sa->max_rate,
-                "Most a throughput stream may use, in bits per second (100M, 1G), to spare a production network")
+  CLI::App* s = net->add_subcommand("serve", help_text(ui::Key::help_net_serve_about));
+  s->add_option("-p,--port", sa->port, help_text(ui::Key::help_net_serve_port))->check(CLI::Range(0, 65535));
+  s->add_option("--bind", sa->bind, help_text(ui::Key::help_net_serve_bind))->type_name("ADDR");
+  s->add_option("--max-rate", sa->max_rate, help_text(ui::Key::help_net_serve_max_rate))
       ->type_name("RATE");
-  s->add_flag("--no-relay", sa->no_relay, "Do not test links to other servers when a tester asks (disables --matrix through this node)");
-  s->add_option("--max-clients", sa->max_clients, "Connections served at once (default 32)")->check(CLI::Range(1, 4096));
-  add_duration_option(s, "--idle-timeout", sa->idle_timeout, "Close a connection silent this long (default 30s)",
+  s->add_flag("--no-relay", sa->no_relay, help_text(ui::Key::help_net_serve_no_relay));
+  s->add_option("--max-clients", sa->max_clients, help_text(ui::Key::help_net_serve_max_clients))->check(CLI::Range(1, 4096));
+  add_duration_option(s, "--idle-timeout", sa->idle_timeout, help_text(ui::Key::help_net_serve_idle_timeout),
                       {std::chrono::milliseconds(100)});
-  add_duration_option(s, "--exit-after", sa->exit_after, "Stop after this long (default: run until Ctrl-C or SIGTERM)");
-  s->footer("Prints 'npu-doctor net serve: listening on ADDR port PORT' when ready.\n"
-            "Exit status: 0 stopped by a signal or --exit-after, 2 cannot listen or bad option.");
+  add_duration_option(s, "--exit-after", sa->exit_after, help_text(ui::Key::help_net_serve_exit_after));
+  s->footer(help_text(ui::Key::help_net_serve_footer));
   s->callback([&exit_code, sa] { exit_code = run_serve(*sa); });
 
   auto ta = std::make_shared<TestArgs>();
   CLI::App* t = net->add_subcommand(
-      "test", "Measure the links from this host to servers, or between all pairs of a host list (--matrix)");
-  t->add_option("hosts", ta->hosts, "Servers to test: HOST, HOST:PORT or [IPv6]:PORT (each runs `npu-doctor net serve`)");
-  t->add_option("--matrix", ta->matrix,
-                "Test every pair of the hosts in HOSTFILE (one HOST[:PORT] per line; '#' comments; MPI 'slots=' ignored)")
+      "test", help_text(ui::Key::help_net_test_about));
+  t->add_option("hosts", ta->hosts, help_text(ui::Key::help_net_test_hosts));
+  t->add_option("--matrix", ta->matrix, help_text(ui::Key::help_net_test_matrix))
       ->type_name("HOSTFILE");
-  t->add_option("-p,--port", ta->port, "Port of hosts given without one (default 46300)")->check(CLI::Range(1, 65535));
-  t->add_option("--pings", ta->pings, "Round trips measured per link (default 20)")->check(CLI::Range(0, 10000));
-  add_duration_option(t, "--duration", ta->duration, "Throughput test length per direction (default 2s)",
+  t->add_option("-p,--port", ta->port, help_text(ui::Key::help_net_test_port))->check(CLI::Range(1, 65535));
+  t->add_option("--pings", ta->pings, help_text(ui::Key::help_net_test_pings))->check(CLI::Range(0, 10000));
+  add_duration_option(t, "--duration", ta->duration, help_text(ui::Key::help_net_test_duration),
                       {std::chrono::milliseconds(0), std::chrono::minutes(10)});
-  t->add_flag("--no-throughput", ta->no_throughput, "Only reachability and latency");
-  add_duration_option(t, "--connect-timeout", ta->connect_timeout, "Give up connecting after this long (default 3s)",
+  t->add_flag("--no-throughput", ta->no_throughput, help_text(ui::Key::help_net_test_no_throughput));
+  add_duration_option(t, "--connect-timeout", ta->connect_timeout, help_text(ui::Key::help_net_test_connect_timeout),
                       {std::chrono::milliseconds(10)});
-  add_duration_option(t, "--answer-timeout", ta->answer_timeout,
-                      "A server must greet and answer each ping within this long (default 3s)",
+  add_duration_option(t, "--answer-timeout", ta->answer_timeout, help_text(ui::Key::help_net_test_answer_timeout),
                       {std::chrono::milliseconds(10)});
-  t->add_option("--expect-throughput", ta->expect,
-                "Throughput each link should reach, in bits per second (25G, 800M); default: the upper quartile of all links")
+  t->add_option("--expect-throughput", ta->expect, help_text(ui::Key::help_net_test_expect_throughput))
       ->type_name("RATE");
-  t->add_option("--max-rtt", ta->max_rtt_ms, "Flag links whose median round trip exceeds this many milliseconds")
+  t->add_option("--max-rtt", ta->max_rtt_ms, help_text(ui::Key::help_net_test_max_rtt))
       ->check(CLI::PositiveNumber)
       ->type_name("MS");
-  t->add_option("--min-ratio", ta->min_ratio, "Slow: below this fraction of the expected throughput or the upper quartile (default 0.5)")
+  t->add_option("--min-ratio", ta->min_ratio, help_text(ui::Key::help_net_test_min_ratio))
       ->check(CLI::Range(0.01, 1.0))
       ->type_name("RATIO");
-  t->add_flag("--sequential", ta->sequential, "Matrix: one pair at a time (default: disjoint pairs at once)");
-  t->add_option("-f,--format", ta->format, "Output format: text, json")->check(CLI::IsMember({"text", "json"}));
-  t->add_option("-o,--output", ta->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  t->footer("Exit status: 0 every link fine, 1 a link is broken, slow or laggy, 2 usage error (bad host, unreadable "
-            "host file), 3 internal error.");
+  t->add_flag("--sequential", ta->sequential, help_text(ui::Key::help_net_test_sequential));
+  t->add_option("-f,--format", ta->format, help_text(ui::Key::help_net_test_format))->check(CLI::IsMember({"text", "json"}));
+  t->add_option("-o,--output", ta->output, help_text(ui::Key::help_net_test_output))->type_name("FILE");
+  t->footer(help_text(ui::Key::help_net_test_footer));
   t->callback([&g, &exit_code, ta] { exit_code = run_test(g, *ta); });
 }
 

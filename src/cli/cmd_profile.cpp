@@ -25,14 +25,17 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
   const ProfileReport report = analyze_profile(opts, *kb);
   for (const auto& in : report.inputs) {
     if (in.report.status == InputStatus::error || in.report.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.report.path << ": " << in.report.note << "\n";
+      std::cerr << "npu-doctor: " << in.report.path << ": " << note_text(in.report.note) << "\n";
     }
   }
   for (const auto& s : report.skipped) {
-    if (s.status == InputStatus::error) std::cerr << "npu-doctor: " << s.path << ": " << s.note << "\n";
+    if (s.status == InputStatus::error) std::cerr << "npu-doctor: " << s.path << ": " << note_text(s.note) << "\n";
   }
   for (const auto& p : report.column_problems) {
-    if (p.problem == "missing") std::cerr << "npu-doctor: " << p.path << ": column '" << p.column << "' not found\n";
+    if (p.problem == "missing") {
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_profile_column_missing, fmt::arg("path", p.path), fmt::arg("column", p.column))
+                << "\n";
+    }
   }
   const RenderOptions ro = render_options(g, a.output == "-" && a.format == "text");
   const bool ok = write_output(
@@ -51,9 +54,7 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
     }
   }
   if (!report.any_data()) {
-    std::cerr << "npu-doctor: no profiling table could be read (looked for op_summary_*.csv, kernel_details.csv, "
-                 "op_statistic_*.csv, step_trace_time.csv, cluster_step_trace_time.csv, cluster_communication.json, "
-                 "api_statistic*.csv)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_profile_no_table) << "\n";
     return kUsage;
   }
   return report.findings.empty() ? kOk : kFindings;
@@ -64,21 +65,16 @@ int run(const GlobalOptions& g, const ProfileArgs& a) {
 void setup_profile(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<ProfileArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "profile", "Find the operators that take the time, and where the step goes, from msprof/profiler CSV outputs");
-  cmd->add_option("paths", args->paths,
-                  "PROF_* or *_ascend_pt directories, op_summary_*.csv, kernel_details.csv, op_statistic_*.csv, "
-                  "step_trace_time.csv, cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication.json), "
-                  "api_statistic*.csv, archives, or - for stdin")
+      "profile", help_text(ui::Key::help_profile_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_profile_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Output format: text, json (npu-doctor/profile/v1)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_profile_format))
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout")->type_name("FILE");
-  cmd->add_option("--html", args->html, "Also write a self-contained HTML report with bar charts to FILE")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_profile_output))->type_name("FILE");
+  cmd->add_option("--html", args->html, help_text(ui::Key::help_profile_html))
       ->type_name("FILE");
-  cmd->add_option("-n,--top", args->top, "Operators listed in each ranking (default 10)")->check(CLI::Range(1, 100000));
-  cmd->footer(
-      "Exit status: 0 nothing crossed a threshold, 1 findings (e.g. a slow rank, AI CPU fallback), 2 usage error or "
-      "no profiling table readable, 3 internal error.");
+  cmd->add_option("-n,--top", args->top, help_text(ui::Key::help_profile_top))->check(CLI::Range(1, 100000));
+  cmd->footer(help_text(ui::Key::help_profile_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

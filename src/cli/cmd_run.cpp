@@ -48,8 +48,10 @@ bool writable_target(const std::string& path, const char* option) {
   std::error_code ec;
   const fs::path parent = fs::absolute(path, ec).parent_path();
   if (!fs::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
-    std::cerr << "npu-doctor: run: " << option << " " << path << ": directory " << parent.string()
-              << " does not exist or is not writable\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::error_run_dir_not_writable, fmt::arg("option", option), fmt::arg("path", path),
+                     fmt::arg("dir", parent.string()))
+              << "\n";
     return false;
   }
   return true;
@@ -94,9 +96,10 @@ void write_bundle(const GlobalOptions& g, const RunArgs& a, const live::RunOutco
   const bundle::BundleResult r = bundle::collect_bundle(b, kb);
   if (dir != nullptr) fs::remove_all(dir, ec);
   if (r.written) {
-    std::cerr << "npu-doctor: bundle written: " << r.path << " (" << r.members << " files)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::status_run_bundle_written, fmt::arg("path", r.path), fmt::arg("n", r.members))
+              << "\n";
   } else {
-    std::cerr << "npu-doctor: run: the bundle could not be written: " << r.error << "\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_bundle_failed, fmt::arg("why", r.error)) << "\n";
   }
 }
 
@@ -104,12 +107,12 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   live::RunSettings s;
   s.job.argv = a.command;
   if (a.command.empty()) {
-    std::cerr << "npu-doctor: run: give the command after --, e.g. npu-doctor run -- python3 train.py\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_no_command) << "\n";
     return kUsage;
   }
   s.hang_after = a.hang_after;
   if (!a.hang_after && a.kill_on_hang) {
-    std::cerr << "npu-doctor: run: --kill-on-hang needs --hang-after DURATION\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_kill_needs_hang) << "\n";
     return kUsage;
   }
   if (!a.output.empty() && a.output != "-" && !writable_target(a.output, "-o")) return kUsage;
@@ -136,36 +139,41 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   s.on_hang = [&](const DiagnosisReport& report, std::chrono::milliseconds silent,
                   const live::RunSettings::StreamTails& tails) {
     hang_root = report.root_finding() != nullptr ? finding_key(*report.root_finding()) : "";
-    std::cerr << "npu-doctor: `" << live::shell_words(a.command) << "` printed nothing and its plogs did not grow for "
-              << live::human_duration(silent) << ": it looks hung.\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_run_hung, fmt::arg("command", live::shell_words(a.command)),
+                     fmt::arg("time", live::human_duration(silent)))
+              << "\n";
     for (const auto& [stream, lines] : tails) {
       if (lines.empty()) continue;
-      std::cerr << "  last lines of " << stream << ":\n";
+      std::cerr << "  " << msg(ui::Key::status_run_last_lines, fmt::arg("stream", stream)) << "\n";
       const std::size_t width = std::to_string(lines.back().line).size();
       for (const auto& l : lines) {
         const std::string n = std::to_string(l.line);
         std::cerr << "    " << std::string(width - std::min(width, n.size()), ' ') << n << "  " << l.text << "\n";
       }
     }
-    std::cerr << "npu-doctor: what its output and logs show so far:\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::status_run_so_far) << "\n";
     render_diagnosis_text(report, to_stderr, std::cerr);
     std::cerr.flush();
   };
 
   const live::RunOutcome o = live::run_job(s, diagnoser.matcher(), *kb);
   if (!o.started) {
-    std::cerr << "npu-doctor: run: cannot run " << o.error << "\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_run_cannot_run, fmt::arg("why", o.error)) << "\n";
     return o.exit_status();
   }
   if (!o.error.empty()) std::cerr << "npu-doctor: run: " << o.error << "\n";
   if (o.failed() && !o.ended_by_closed_pipe()) {
     const Finding* root = o.report.root_finding();
     if (o.hung && root != nullptr && finding_key(*root) == hang_root) {
-      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << "; the diagnosis is the one above\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::status_run_diagnosis_above, fmt::arg("ending", live::describe_ending(a.command, o)))
+                << "\n";
     } else if (o.ended_as_asked() && root == nullptr) {
       // Ctrl-C on a healthy job: it ended as asked, there is nothing to diagnose.
-      std::cerr << "npu-doctor: " << live::describe_ending(a.command, o) << " (" << live::signal_name(o.forwarded_signal)
-                << " passed on to it); nothing wrong in its output or plogs\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::status_run_ended_as_asked, fmt::arg("ending", live::describe_ending(a.command, o)),
+                       fmt::arg("signal", live::signal_name(o.forwarded_signal)))
+                << "\n";
     } else {
       live::render_run_report(a.command, o, "text", to_stderr, std::cerr);
     }
@@ -185,47 +193,35 @@ int run(const GlobalOptions& g, const RunArgs& a) {
 void setup_run(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "run", "Run a job, pass its output through, and print the diagnosis of this run when it fails or hangs");
-  cmd->add_option("command", args->command,
-                  "The job and its arguments, after -- (e.g. -- torchrun --nproc_per_node 8 train.py)")
+      "run", help_text(ui::Key::help_run_about));
+  cmd->add_option("command", args->command, help_text(ui::Key::help_run_command))
       ->required();
-  cmd->add_option("-f,--format", args->format, "Format of -o FILE: text, json, markdown, html")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_run_format))
       ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
-  cmd->add_option("-o,--output", args->output,
-                  "Also write the diagnosis to FILE, whether the job fails or not (- for stdout, after the job's output)")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_run_output))
       ->type_name("FILE");
-  cmd->add_option("--bundle-on-failure", args->bundle,
-                  "When the job fails, write a bug-report bundle (npu-doctor bundle) with its output and plogs to FILE")
+  cmd->add_option("--bundle-on-failure", args->bundle, help_text(ui::Key::help_run_bundle_on_failure))
       ->type_name("FILE");
-  add_duration_option(cmd, "--hang-after", args->hang_after,
-                      "No output from the job and no plog growth for this long is a hang: report it (e.g. 30m)",
+  add_duration_option(cmd, "--hang-after", args->hang_after, help_text(ui::Key::help_run_hang_after),
                       {std::chrono::milliseconds(1)});
-  cmd->add_flag("--kill-on-hang", args->kill_on_hang,
-                "After reporting a hang, end the job: SIGTERM to its process group, SIGKILL after --kill-grace");
+  cmd->add_flag("--kill-on-hang", args->kill_on_hang, help_text(ui::Key::help_run_kill_on_hang));
   add_duration_option(cmd, "--kill-grace", args->kill_grace,
-                      "Time between SIGTERM and SIGKILL with --kill-on-hang (default 10s)", {std::chrono::milliseconds(1)});
-  cmd->add_option("--plog-dir", args->plog_dirs,
-                  "Follow the plog files in DIR (repeatable) instead of $ASCEND_PROCESS_LOG_PATH, "
-                  "$ASCEND_WORK_PATH/log/debug or ~/ascend/log/debug")
+                      help_text(ui::Key::help_run_kill_grace), {std::chrono::milliseconds(1)});
+  cmd->add_option("--plog-dir", args->plog_dirs, help_text(ui::Key::help_run_plog_dir))
       ->type_name("DIR");
-  cmd->add_flag("--no-plog", args->no_plog, "Scan only the job's output, follow no plog files");
-  cmd->add_flag("--poll", args->poll, "Poll the plog folders instead of using inotify");
-  add_duration_option(cmd, "--poll-interval", args->poll_interval, "How often to poll (default 1s)",
+  cmd->add_flag("--no-plog", args->no_plog, help_text(ui::Key::help_run_no_plog));
+  cmd->add_flag("--poll", args->poll, help_text(ui::Key::help_run_poll));
+  add_duration_option(cmd, "--poll-interval", args->poll_interval, help_text(ui::Key::help_run_poll_interval),
                       {std::chrono::milliseconds(1)});
-  cmd->add_flag("--no-pty", args->no_pty, "Give the job pipes even when our stdout or stderr is a terminal");
-  cmd->add_option("--tail", args->tail, "Last lines of each stream shown in a hang report (default 10)")
+  cmd->add_flag("--no-pty", args->no_pty, help_text(ui::Key::help_run_no_pty));
+  cmd->add_option("--tail", args->tail, help_text(ui::Key::help_run_tail))
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
-  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
-  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_run_before_context));
+  cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_run_after_context));
+  cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_run_context));
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_run_max_evidence))
       ->check(CLI::Range(1, 1000));
-  cmd->footer(
-      "The job's stdout and stderr pass through unchanged; SIGINT, SIGTERM, SIGHUP and SIGQUIT go to its process group.\n"
-      "The diagnosis is printed on stderr when the job exits non-zero or is killed; a job that succeeds gets no "
-      "report unless -o is given.\n"
-      "Exit status: the job's (128 + the signal when a signal ended it), 126 the command cannot be run, 127 not "
-      "found, 2 usage error.");
+  cmd->footer(help_text(ui::Key::help_run_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

@@ -48,8 +48,7 @@ std::string host_name() {
 
 int run(const GlobalOptions& g, const WatchArgs& a) {
   if (a.format == "prometheus" && (a.output.empty() || a.output == "-")) {
-    std::cerr << "npu-doctor: watch: -f prometheus keeps a file current: give -o FILE (the textfile collector's "
-                 "directory)\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_prometheus_needs_file) << "\n";
     return kUsage;
   }
   namespace fs = std::filesystem;
@@ -59,13 +58,16 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   if (!a.output.empty() && a.output != "-" && a.format != "prometheus") {
     appended.open(a.output, std::ios::binary | std::ios::app);
     if (!appended) {
-      std::cerr << "npu-doctor: watch: cannot write " << a.output << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_cannot_write, fmt::arg("path", a.output)) << "\n";
       return kUsage;
     }
   } else if (a.format == "prometheus") {
     const fs::path parent = fs::absolute(a.output, ec).parent_path();
     if (!fs::is_directory(parent, ec)) {
-      std::cerr << "npu-doctor: watch: -o " << a.output << ": directory " << parent.string() << " does not exist\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::error_output_dir_missing, fmt::arg("command", "watch"), fmt::arg("option", "-o"),
+                       fmt::arg("path", a.output), fmt::arg("dir", parent.string()))
+                << "\n";
       return kUsage;
     }
   }
@@ -129,12 +131,15 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
 
   s.on_ready = [&](const live::FileFollower& f) {
     follower = &f;
-    std::cerr << "npu-doctor: watching";
+    std::string paths;
     for (const auto& p : a.paths) {
-      std::cerr << " " << p;
-      if (!fs::exists(p, ec)) std::cerr << " (not there yet)";
+      paths += " " + p;
+      if (!fs::exists(p, ec)) paths += msg(ui::Key::status_watch_not_there_yet);
     }
-    std::cerr << ": " << f.files_followed() << " file(s), " << f.mode() << "; new incidents follow\n";
+    std::cerr << "npu-doctor: "
+              << msg(ui::Key::status_watch_watching, fmt::arg("paths", paths), fmt::arg("n", f.files_followed()),
+                     fmt::arg("mode", f.mode()))
+              << "\n";
     write_metrics();
   };
   s.on_incident = [&](const live::WatchIncident& inc) {
@@ -148,9 +153,12 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
       emit(text.str());
     } else {
       const Finding* root = inc.report.root_finding();
-      std::cerr << "npu-doctor: incident " << inc.number << ": " << root->entry->id
-                << (root->code.empty() ? "" : " " + root->code) << ": " << root->entry->title.get(ro.lang) << " ("
-                << root->first().path << ":" << root->first().line << ")\n";
+      std::cerr << "npu-doctor: "
+                << msg(ui::Key::status_watch_incident, fmt::arg("n", inc.number),
+                       fmt::arg("id", root->entry->id + (root->code.empty() ? "" : " " + root->code)),
+                       fmt::arg("title", root->entry->title.get(ro.lang)),
+                       fmt::arg("where", root->first().path + ":" + std::to_string(root->first().line)))
+                << "\n";
     }
     ++metrics.incidents;
     metrics.last_incident_seconds = prometheus::now_seconds();
@@ -163,7 +171,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   const live::WatchEnd end = live::run_watch(s, diagnoser.matcher(), *kb);
   if (end == live::WatchEnd::root_cause) return kFindings;
   if (end == live::WatchEnd::error) {
-    std::cerr << "npu-doctor: watch: waiting for events failed\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_watch_events_failed) << "\n";
     return kInternal;
   }
   return kOk;
@@ -174,41 +182,29 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
 void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto args = std::make_shared<WatchArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "watch", "Follow growing logs and plog folders and report each new incident's root cause as it appears");
-  cmd->add_option("paths", args->paths,
-                  "Log files or directories (followed recursively: new files, growth, rotation, truncation); they "
-                  "may appear later")
+      "watch", help_text(ui::Key::help_watch_about));
+  cmd->add_option("paths", args->paths, help_text(ui::Key::help_watch_paths))
       ->required();
-  cmd->add_option("-f,--format", args->format,
-                  "text (default), json (one npu-doctor/incident/v1 object per line), prometheus (keeps -o FILE "
-                  "current for node_exporter)")
+  cmd->add_option("-f,--format", args->format, help_text(ui::Key::help_watch_format))
       ->check(CLI::IsMember({"text", "json", "prometheus"}));
-  cmd->add_option("-o,--output", args->output,
-                  "Append incidents to FILE instead of stdout; with -f prometheus, the textfile to keep current")
+  cmd->add_option("-o,--output", args->output, help_text(ui::Key::help_watch_output))
       ->type_name("FILE");
-  cmd->add_flag("--until-root-cause", args->until_root_cause, "Stop at the first incident with a root cause (exit 1)");
-  cmd->add_option("--exec", args->exec,
-                  "Run this shell command for each incident, its JSON on stdin (alerting hooks)")
+  cmd->add_flag("--until-root-cause", args->until_root_cause, help_text(ui::Key::help_watch_until_root_cause));
+  cmd->add_option("--exec", args->exec, help_text(ui::Key::help_watch_exec))
       ->type_name("CMD");
-  add_duration_option(cmd, "--exec-timeout", args->exec_timeout, "Kill an --exec command after this long (default 30s)");
-  cmd->add_flag("--from-start", args->from_start,
-                "Also read what the files hold already (default: only what is written from now on)");
-  cmd->add_flag("--poll", args->poll, "Poll instead of using inotify (inotify is not used on network file systems anyway)");
-  add_duration_option(cmd, "--poll-interval", args->poll_interval, "How often to poll (default 1s)",
+  add_duration_option(cmd, "--exec-timeout", args->exec_timeout, help_text(ui::Key::help_watch_exec_timeout));
+  cmd->add_flag("--from-start", args->from_start, help_text(ui::Key::help_watch_from_start));
+  cmd->add_flag("--poll", args->poll, help_text(ui::Key::help_watch_poll));
+  add_duration_option(cmd, "--poll-interval", args->poll_interval, help_text(ui::Key::help_watch_poll_interval),
                       {std::chrono::milliseconds(10)});
-  add_duration_option(cmd, "--settle", args->settle,
-                      "Report an incident once no new error has come for this long (default 1s)");
-  add_duration_option(cmd, "--quiet-gap", args->quiet_gap,
-                      "Errors that repeat the last incident's are the same incident unless the logs were free of "
-                      "errors this long (default 10m)");
-  cmd->add_option("-B,--before-context", args->before, "Lines of context before each evidence line (default 8)");
-  cmd->add_option("-A,--after-context", args->after, "Lines of context after each evidence line (default 4)");
-  cmd->add_option("-C,--context", args->context, "Lines of context before and after (sets -B and -A)");
-  cmd->add_option("--max-evidence", args->max_evidence, "Occurrences kept as evidence per finding (default 3)")
+  add_duration_option(cmd, "--settle", args->settle, help_text(ui::Key::help_watch_settle));
+  add_duration_option(cmd, "--quiet-gap", args->quiet_gap, help_text(ui::Key::help_watch_quiet_gap));
+  cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_watch_before_context));
+  cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_watch_after_context));
+  cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_watch_context));
+  cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_watch_max_evidence))
       ->check(CLI::Range(1, 1000));
-  cmd->footer(
-      "Runs until SIGINT, SIGTERM or SIGHUP (an incident still settling is reported first).\n"
-      "Exit status: 0 stopped by a signal, 1 a root cause with --until-root-cause, 2 usage error, 3 internal error.");
+  cmd->footer(help_text(ui::Key::help_watch_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }
 

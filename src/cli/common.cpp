@@ -27,16 +27,44 @@
 
 namespace npu_doctor::cli {
 
+namespace {
+Lang g_cli_lang = Lang::en;
+}  // namespace
+
+void choose_cli_lang(int argc, const char* const* argv) {
+  std::optional<Lang> chosen;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") break;
+    if (word == "--lang" && i + 1 < argc) {
+      if (const auto l = parse_lang(argv[++i])) chosen = l;
+    } else if (word.starts_with("--lang=")) {
+      if (const auto l = parse_lang(word.substr(7))) chosen = l;
+    }
+  }
+  g_cli_lang = chosen.value_or(lang_from_environment());
+}
+
+Lang cli_lang() { return g_cli_lang; }
+
+std::string help_text(ui::Key k) { return std::string(ui::word(k, g_cli_lang)); }
+
+std::string note_text(std::string_view note) {
+  for (const ui::Key k : {ui::Key::note_no_such_file, ui::Key::note_binary, ui::Key::note_not_regular_file,
+                          ui::Key::note_archive_empty}) {
+    if (ui::word(k, Lang::en) == note) return std::string(ui::word(k, g_cli_lang));
+  }
+  return std::string(note);
+}
+
 void add_global_options(CLI::App& app, GlobalOptions& g) {
-  app.add_option("--kb", g.kb_paths,
-                 "Extra knowledge-base directory or file (repeatable); also NPU_DOCTOR_KB_PATH=dir1:dir2. "
-                 "Entries with an existing id replace the built-in ones.")
+  app.add_option("--kb", g.kb_paths, help_text(ui::Key::help_global_kb))
       ->type_name("DIR")
       // One value per --kb: otherwise `diagnose --kb DIR LOG` takes LOG for a second directory.
       ->allow_extra_args(false);
-  app.add_option("--lang", g.lang, "Language of the report: en or zh (default: from LANG)")
+  app.add_option("--lang", g.lang, help_text(ui::Key::help_global_lang))
       ->check(CLI::IsMember({"en", "zh"}));
-  app.add_option("--color", g.color, "Colour: auto (terminal, unless NO_COLOR is set), always, never")
+  app.add_option("--color", g.color, help_text(ui::Key::help_global_color))
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
@@ -64,7 +92,7 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
   for (const auto& p : problems) print_problem(p, err);
   // Without the built-in entries every log would look healthy: that is no answer to give.
   if (std::none_of(kb->entries().begin(), kb->entries().end(), [](const Entry& e) { return !e.user_defined; })) {
-    throw std::runtime_error("the built-in knowledge base could not be read; reinstall or rebuild npu-doctor");
+    throw std::runtime_error(msg(ui::Key::error_kb_unreadable));
   }
   return kb;
 }
@@ -72,7 +100,8 @@ std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err
 void print_problem(const KbProblem& p, std::ostream& err) {
   err << "npu-doctor: ";
   if (!p.file.empty()) err << p.file << ":" << p.line << ": ";
-  err << (p.is_error ? "error" : "warning") << ": " << p.message << "\n";
+  err << ui::word(p.is_error ? ui::Key::error_label_error : ui::Key::error_label_warning, cli_lang()) << ": " << p.message
+      << "\n";
 }
 
 RenderOptions render_options(const GlobalOptions& g, bool to_terminal) {
@@ -117,6 +146,9 @@ namespace {
 // buffer and an atomic flag: nothing a handler touches may be freed under it).
 char g_partial_output[4096];
 std::atomic<bool> g_partial_output_set{false};
+// The handler's three messages in the chosen language, made before any signal can come
+// (building them in the handler would allocate).
+char g_signal_text[3][512];
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 class PartialOutput {
@@ -145,15 +177,18 @@ void write_stderr(const char* s) {
 extern "C" void on_interrupt(int sig) {
   kill_running_commands();
   if (g_partial_output_set.load()) ::unlink(g_partial_output);
-  write_stderr(sig == SIGINT    ? "npu-doctor: interrupted (SIGINT); no report was written\n"
-               : sig == SIGTERM ? "npu-doctor: terminated (SIGTERM); no report was written\n"
-                                : "npu-doctor: hung up (SIGHUP); no report was written\n");
+  write_stderr(g_signal_text[sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2]);
   ::_exit(128 + sig);
 }
 
 }  // namespace
 
 void install_interrupt_handlers() {
+  const ui::Key texts[3] = {ui::Key::error_interrupted, ui::Key::error_terminated, ui::Key::error_hung_up};
+  for (int k = 0; k < 3; ++k) {
+    const std::string t = "npu-doctor: " + std::string(ui::word(texts[k], cli_lang())) + "\n";
+    std::snprintf(g_signal_text[k], sizeof g_signal_text[k], "%s", t.c_str());
+  }
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
@@ -177,14 +212,18 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
     errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      err << "npu-doctor: cannot write " << path << ": " << std::strerror(errno ? errno : EIO) << "\n";
+      err << "npu-doctor: "
+          << msg(ui::Key::error_cannot_write, fmt::arg("path", path), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+          << "\n";
       return false;
     }
     write(out);
     errno = 0;
     out.flush();
     if (!out) {
-      err << "npu-doctor: writing " << path << " failed: " << std::strerror(errno ? errno : EIO) << "\n";
+      err << "npu-doctor: "
+          << msg(ui::Key::error_write_failed, fmt::arg("path", path), fmt::arg("why", std::strerror(errno ? errno : EIO)))
+          << "\n";
       std::remove(tmp.c_str());
       return false;
     }
@@ -192,25 +231,51 @@ bool write_output(const std::string& path, const std::function<void(std::ostream
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
-    err << "npu-doctor: cannot write " << path << ": " << ec.message() << "\n";
+    err << "npu-doctor: " << msg(ui::Key::error_cannot_write, fmt::arg("path", path), fmt::arg("why", ec.message()))
+        << "\n";
     std::remove(tmp.c_str());
     return false;
   }
   return true;
 }
 
-void prepare_app(CLI::App& app, GlobalOptions& g) {
+void prepare_app(CLI::App& app, GlobalOptions& g, int argc, const char* const* argv) {
+  choose_cli_lang(argc, argv);
+  // The frame of the help page: the formatter's labels, the heading of the options and the
+  // one of the subcommands. Subcommands inherit all three (and the help flag) when they are
+  // added, so this comes first. In English these are CLI11's own words.
+  const auto formatter = app.get_formatter();
+  for (const auto& [label, key] : {std::pair{"Usage", ui::Key::help_frame_usage},
+                                   {"OPTIONS", ui::Key::help_frame_options_word},
+                                   {"SUBCOMMAND", ui::Key::help_frame_subcommand_word},
+                                   {"SUBCOMMANDS", ui::Key::help_frame_subcommands_word},
+                                   {"Positionals", ui::Key::help_frame_positionals},
+                                   {"REQUIRED", ui::Key::help_frame_required},
+                                   {"Needs", ui::Key::help_frame_needs},
+                                   {"Excludes", ui::Key::help_frame_excludes}}) {
+    formatter->label(label, help_text(key));
+  }
+  app.option_defaults()->group(help_text(ui::Key::help_frame_options));
+  app.group(help_text(ui::Key::help_frame_subcommands));
+  app.set_help_flag("-h,--help", help_text(ui::Key::help_global_help));
   app.set_version_flag("--version", [] { return version_text(system_kb_dir()); },
-                       "Print the version, the knowledge base and the build's optional features, and exit");
+                       help_text(ui::Key::help_global_version));
   // Which subcommand runs, for reports that name it (-f prometheus): CLI11 calls this
   // after parsing, before the subcommand's own callback.
   app.parse_complete_callback([&app, &g] {
     for (const CLI::App* sub : app.get_subcommands()) g.command = sub->get_name();
+    if (const auto l = parse_lang(g.lang)) g_cli_lang = *l;  // as parsed, should argv's scan differ
   });
   app.require_subcommand(1);
   // Usage errors start like every other message of ours.
-  app.failure_message(
-      [](const CLI::App* a, const CLI::Error& e) { return "npu-doctor: " + CLI::FailureMessage::simple(a, e); });
+  // CLI::FailureMessage::simple, with its last line ours (CLI11's message itself stays English).
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string text = "npu-doctor: " + std::string(e.what()) + "\n";
+    if (const CLI::Option* help = a->get_help_ptr(); help != nullptr) {
+      text += msg(ui::Key::error_run_with_help, fmt::arg("flag", help->get_name())) + "\n";
+    }
+    return text;
+  });
   app.fallthrough();  // global options may follow the subcommand name
   add_global_options(app, g);
 }
@@ -246,8 +311,7 @@ std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
     }
     std::error_code ec;
     if (at == &app && (word == "-" || std::filesystem::exists(word, ec))) {
-      std::cerr << "npu-doctor: '" << word << "' is not a command; to diagnose it, run:\n  npu-doctor diagnose "
-                << word << "\n";
+      std::cerr << "npu-doctor: " << msg(ui::Key::error_file_as_command, fmt::arg("word", word)) << "\n";
       return kUsage;
     }
     std::vector<std::pair<std::size_t, std::string>> near;
@@ -260,21 +324,34 @@ std::optional<int> check_command_words(CLI::App& app, int argc, char** argv) {
       if (d <= std::max<std::size_t>(2, name.size() / 3) || prefix) near.emplace_back(prefix ? 0 : d, name);
     }
     std::sort(near.begin(), near.end());
-    std::cerr << "npu-doctor: '" << word << "' is not a command of " << path << ".";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_not_a_command, fmt::arg("word", word), fmt::arg("path", path));
     if (!near.empty()) {
-      std::cerr << " Did you mean";
-      for (std::size_t k = 0; k < near.size() && k < 3; ++k) std::cerr << (k ? " or" : "") << " '" << near[k].second << "'";
-      std::cerr << "?";
+      std::string names;
+      for (std::size_t k = 0; k < near.size() && k < 3; ++k) {
+        if (k > 0) names += ui::word(ui::Key::error_did_you_mean_or, cli_lang());
+        names += "'" + near[k].second + "'";
+      }
+      std::cerr << msg(ui::Key::error_did_you_mean, fmt::arg("names", names));
     }
-    std::cerr << "\nCommands: " << all << "\n";
+    std::cerr << "\n" << msg(ui::Key::error_commands, fmt::arg("commands", all)) << "\n";
     return kUsage;
   }
   return std::nullopt;
 }
 
+// A subcommand makes its -h,--help before it takes the option defaults, so that flag is still
+// in CLI11's "Options" group: put it with the other options (a heading of their own otherwise).
+void group_help_flags(CLI::App& app, const std::string& group) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (CLI::Option* help = sub->get_help_ptr(); help != nullptr) help->group(group);
+    group_help_flags(*sub, group);
+  }
+}
+
 }  // namespace
 
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  group_help_flags(app, help_text(ui::Key::help_frame_options));
   install_interrupt_handlers();
   if (const auto rc = check_command_words(app, argc, argv)) return *rc;
   try {
@@ -283,7 +360,7 @@ int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
     const int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
   } catch (const std::exception& e) {
-    std::cerr << "npu-doctor: internal error: " << e.what() << "\nPlease report this with the command line.\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_internal, fmt::arg("what", e.what())) << "\n";
     return kInternal;
   }
   return exit_code;

@@ -11,6 +11,7 @@
 
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/render.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::cli {
 
@@ -23,9 +24,30 @@ struct GlobalOptions {
 
 void add_global_options(CLI::App& app, GlobalOptions& g);
 
-// What every entry point does before its subcommands register: --version, one
-// subcommand required, global options (also after the subcommand name).
-void prepare_app(CLI::App& app, GlobalOptions& g);
+// The language of npu-doctor's own words, its help texts and error messages (data/ui.yaml,
+// help.* and error.*): --lang en|zh or --lang=zh anywhere before "--", else the environment,
+// as for the reports (lang_from_environment). It is decided from argv before the commands are
+// built, because CLI11 copies a help text when the option is added; prepare_app does that.
+void choose_cli_lang(int argc, const char* const* argv);
+Lang cli_lang();
+// A help text (help.*) in cli_lang().
+std::string help_text(ui::Key k);
+// A message (error.* and the like) in cli_lang(), its named placeholders filled:
+//   msg(ui::Key::error_no_such_file, fmt::arg("path", p))
+template <typename... Args>
+std::string msg(ui::Key k, const Args&... args) {
+  return ui::text(k, cli_lang(), args...);
+}
+
+// An input's note (why it was skipped or could not be read) for a message on stderr: the
+// readers' notes in fixed words (note.*, whose English is the reader's text) in cli_lang(),
+// any other (a system error's text, a path) as it is. Reports and JSON keep the reader's note.
+std::string note_text(std::string_view note);
+
+// What every entry point does before its subcommands register: the language of the help
+// (choose_cli_lang), --help and --version, one subcommand required, global options (also
+// after the subcommand name).
+void prepare_app(CLI::App& app, GlobalOptions& g, int argc, const char* const* argv);
 
 // SIGINT, SIGTERM, SIGHUP: kill the external commands being run, remove the report
 // write_output is writing, exit 128 + signal (130, 143, 129). run_app installs them;

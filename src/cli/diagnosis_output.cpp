@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "common.hpp"
 #include "exit_codes.hpp"
 #include "npu_doctor/render.hpp"
 #include "render/html_attachment_loader.hpp"
@@ -21,10 +22,9 @@ int write_diagnosis(const GlobalOptions& g, const DiagnosisReport& report, const
 }
 
 void add_html_report_options(CLI::App* cmd, HtmlReportArgs& args) {
-  cmd->add_option("--html", args.path, "Also write the incident report, one self-contained HTML page, to FILE")
+  cmd->add_option("--html", args.path, help_text(ui::Key::help_shared_html))
       ->type_name("FILE");
-  cmd->add_option("--attach", args.attach,
-                  "Add an analysis to the HTML report: mem=SAMPLES_OR_LOG, profile=DIR, check=CHECK.json (repeatable)")
+  cmd->add_option("--attach", args.attach, help_text(ui::Key::help_shared_attach))
       ->type_name("KIND=PATH");
 }
 
@@ -42,14 +42,14 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
   if (!report.any_input_scanned() && report.findings.empty()) {
     // Nothing was read: say that, once per input, and write no report that would look
     // like an empty diagnosis.
-    std::cerr << "npu-doctor: no input could be scanned";
-    for (const auto& in : report.inputs) std::cerr << "; " << in.path << ": " << in.note;
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_no_input_scanned);
+    for (const auto& in : report.inputs) std::cerr << msg(ui::Key::error_input_why, fmt::arg("path", in.path), fmt::arg("why", note_text(in.note)));
     std::cerr << "\n";
     return kUsage;
   }
   for (const auto& in : report.inputs) {
     if (in.status == InputStatus::error || in.status == InputStatus::partial) {
-      std::cerr << "npu-doctor: " << in.path << ": " << in.note << "\n";
+      std::cerr << "npu-doctor: " << in.path << ": " << note_text(in.note) << "\n";
     }
   }
   RenderOptions ro = render_options(g, output == "-" && format == "text");
@@ -57,7 +57,7 @@ int write_report(const GlobalOptions& g, const DiagnosisReport& report, const st
   ro.all_incidents = view.all_incidents;
   const bool page = format == "html" || !html.path.empty();
   if (!html.attach.empty() && !page) {
-    std::cerr << "npu-doctor: --attach adds to the HTML report: give --html FILE or -f html\n";
+    std::cerr << "npu-doctor: " << msg(ui::Key::error_attach_needs_html) << "\n";
     return kUsage;
   }
   HtmlAttachments attachments;

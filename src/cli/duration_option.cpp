@@ -1,5 +1,6 @@
 #include "duration_option.hpp"
 
+#include "common.hpp"
 #include "npu_doctor/duration.hpp"
 
 namespace npu_doctor::cli {
@@ -11,9 +12,13 @@ CLI::Validator duration_validator(DurationLimits limits) {
   return CLI::Validator(
       [limits](std::string& text) -> std::string {
         const auto d = parse_duration(text);
-        if (!d) return "'" + text + "' is not a duration (e.g. 500ms, 30s, 2m, 1h, 1d; a bare number is seconds)";
-        if (*d < limits.min) return "'" + text + "' is shorter than " + format_duration(limits.min);
-        if (*d > limits.max) return "'" + text + "' is longer than " + format_duration(limits.max);
+        if (!d) return msg(ui::Key::error_not_a_duration, fmt::arg("text", text));
+        if (*d < limits.min) {
+          return msg(ui::Key::error_duration_too_short, fmt::arg("text", text), fmt::arg("min", format_duration(limits.min)));
+        }
+        if (*d > limits.max) {
+          return msg(ui::Key::error_duration_too_long, fmt::arg("text", text), fmt::arg("max", format_duration(limits.max)));
+        }
         return {};
       },
       "", "duration");

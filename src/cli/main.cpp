@@ -24,10 +24,11 @@ void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 int main(int argc, char** argv) {
   using namespace npu_doctor::cli;
-  CLI::App app{"npu-doctor: root-cause diagnosis for Huawei Ascend NPU failures"};
+  CLI::App app;
   GlobalOptions g;
   int exit_code = kOk;
-  prepare_app(app, g);
+  prepare_app(app, g, argc, argv);  // first: it decides the language of the help texts
+  app.description(help_text(npu_doctor::ui::Key::help_npu_doctor_about));
   setup_diagnose(app, g, exit_code);
   setup_explain(app, g, exit_code);
   setup_kb(app, g, exit_code);

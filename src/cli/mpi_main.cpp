@@ -10,10 +10,11 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 int main(int argc, char** argv) {
   using namespace npu_doctor::cli;
-  CLI::App app{"npu-doctor-mpi: npu-doctor's cluster command over MPI (run as `mpirun ... npu-doctor cluster`)"};
+  CLI::App app;
   GlobalOptions g;
   int exit_code = kOk;
-  prepare_app(app, g);
+  prepare_app(app, g, argc, argv);  // first: it decides the language of the help texts
+  app.description(help_text(npu_doctor::ui::Key::help_npu_doctor_mpi_about));
   setup_cluster(app, g, exit_code);
   return run_app(app, argc, argv, exit_code);
 }
