@@ -4,6 +4,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+
+#include "json_number.hpp"
 
 namespace npu_doctor::bundle {
 
@@ -16,6 +19,26 @@ json optional_text(const std::optional<std::string>& s) { return s ? json(*s) : 
 std::optional<std::string> text_of(const json& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
+}
+
+// A number field as T: nlohmann's get<unsigned>() on 1e66 is undefined behaviour (found by
+// the bundle fuzzer), so out-of-range numbers make the record malformed instead.
+template <class T>
+T number_of(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_number()) return v.get<T>();  // throws nlohmann's own type error
+  if (auto n = json_number<T>(v)) return *n;
+  throw std::out_of_range(std::string("\"") + key + "\" is out of range");
+}
+
+std::vector<unsigned> unsigned_list(const json& j, const char* key) {
+  std::vector<unsigned> out;
+  for (const auto& v : j.at(key)) {
+    auto n = json_number<unsigned>(v);
+    if (!n) throw std::out_of_range(std::string("an item of \"") + key + "\" is not a number in range");
+    out.push_back(*n);
+  }
+  return out;
 }
 
 }  // namespace
@@ -73,9 +96,9 @@ std::optional<ProbeRecord> ProbeRecord::from_json(const std::string& text, const
     }
     r.root = j.at("root").get<std::string>();
     const json& id = j.at("identity");
-    r.identity.uid = id.at("uid").get<unsigned>();
-    r.identity.gid = id.at("gid").get<unsigned>();
-    r.identity.groups = id.at("groups").get<std::vector<unsigned>>();
+    r.identity.uid = number_of<unsigned>(id, "uid");
+    r.identity.gid = number_of<unsigned>(id, "gid");
+    r.identity.groups = unsigned_list(id, "groups");
     r.identity.user = id.value("user", "");
     r.identity.origin = id.value("origin", "");
     for (const auto& [path, f] : j.at("files").items()) {
@@ -98,9 +121,9 @@ std::optional<ProbeRecord> ProbeRecord::from_json(const std::string& text, const
       info.exists = s.at("exists").get<bool>();
       info.is_directory = s.at("directory").get<bool>();
       info.is_char_device = s.at("char_device").get<bool>();
-      info.mode = s.at("mode").get<unsigned>();
-      info.uid = s.at("uid").get<unsigned>();
-      info.gid = s.at("gid").get<unsigned>();
+      info.mode = number_of<unsigned>(s, "mode");
+      info.uid = number_of<unsigned>(s, "uid");
+      info.gid = number_of<unsigned>(s, "gid");
       r.stats[path] = info;
     }
     for (const auto& [k, v] : j.at("env").items()) r.env[k] = text_of(v);
@@ -109,8 +132,8 @@ std::optional<ProbeRecord> ProbeRecord::from_json(const std::string& text, const
       CommandResult cr;
       cr.started = c.at("started").get<bool>();
       cr.timed_out = c.at("timed_out").get<bool>();
-      cr.exit_code = c.at("exit_code").get<int>();
-      cr.signal = c.at("signal").get<int>();
+      cr.exit_code = number_of<int>(c, "exit_code");
+      cr.signal = number_of<int>(c, "signal");
       cr.out = c.at("stdout").get<std::string>();
       cr.err = c.at("stderr").get<std::string>();
       cr.truncated = c.at("truncated").get<bool>();
