@@ -3,14 +3,15 @@
 # (docs/hardening.md):
 #  1. the ASan+UBSan tree (preset `asan`, clang 14; the fuzz harnesses are part of it),
 #  2. the whole test suite in it,
-#  3. every fuzz harness for FUZZ_SECONDS (default 30) each, two at a time,
+#  3. every fuzz harness for FUZZ_SECONDS (default 15) each, two at a time, seeded with the
+#     corpora the long campaigns kept (fuzz/corpus/),
 #  4. the TSan tree (preset `tsan`: the core library and the threaded-scanner tests) and its tests.
 # Any sanitizer report, test failure or fuzz finding fails the run. Uses ccache when it is
 # installed. Environment: FUZZ_SECONDS, JOBS (default: nproc), HARDENING_SKIP=fuzz,tsan...
 set -eu
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-fuzz_seconds=${FUZZ_SECONDS:-30}
+fuzz_seconds=${FUZZ_SECONDS:-15}
 skip=${HARDENING_SKIP:-}
 launcher=""
 if command -v ccache >/dev/null 2>&1; then
