@@ -161,7 +161,7 @@ std::vector<nd::WordPrediction> guesses(const nd::WordFallback& words, const std
     const auto level = nd::find_level(line);
     if (!words.is_candidate(line, level)) continue;
     if (strong_only && level != nd::LineLevel::error && !nd::is_exception_line(line)) continue;
-    const auto best = nd::best_prediction(words.model(), line.substr(0, nd::WordFallback::kMaxTextBytes));
+    const auto best = words.predict(line);
     if (best.category != nd::Category::other) out.push_back(best);
   }
   return out;
@@ -300,7 +300,7 @@ int lines_mode(const nd::KnowledgeBase& kb, int argc, char** argv) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (!words->is_candidate(line, nd::find_level(line))) continue;
       if (!all && !nd::WordFallback::unclaimed(matcher->match_line(line))) continue;
-      const auto best = nd::best_prediction(words->model(), line.substr(0, nd::WordFallback::kMaxTextBytes));
+      const auto best = words->predict(line);
       char p[16];
       std::snprintf(p, sizeof p, "%.3f", best.probability);
       std::cout << p << "\t" << nd::to_string(best.category) << "\t"

@@ -94,8 +94,12 @@ bool WordFallback::unclaimed(const std::vector<LineHit>& hits) {
   return std::all_of(hits.begin(), hits.end(), [](const LineHit& h) { return h.entry->role == Role::wrapper; });
 }
 
+WordPrediction WordFallback::predict(std::string_view line) const {
+  return best_prediction(model_, line.substr(0, std::min(line.size(), kMaxTextBytes)));
+}
+
 std::optional<LineHit> WordFallback::classify(std::string_view line) const {
-  const WordPrediction best = best_prediction(model_, line.substr(0, std::min(line.size(), kMaxTextBytes)));
+  const WordPrediction best = predict(line);
   if (best.category == Category::other || best.probability < model_.report_threshold) return std::nullopt;
   const Entry* entry = entries_[static_cast<std::size_t>(best.category)];
   if (entry == nullptr) return std::nullopt;

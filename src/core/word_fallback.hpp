@@ -42,6 +42,10 @@ class WordFallback {
   // True when no entry claims the line, or only wrappers do.
   static bool unclaimed(const std::vector<LineHit>& hits);
 
+  // The model's best category for the line and its probability (only the line's first
+  // kMaxTextBytes are read), whatever the thresholds.
+  WordPrediction predict(std::string_view line) const;
+
   // The line's words as a hit of `words.<category>`, or nullopt when they point nowhere
   // (the best class is `other`, or its probability is below the report threshold).
   std::optional<LineHit> classify(std::string_view line) const;

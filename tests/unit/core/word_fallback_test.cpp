@@ -261,6 +261,15 @@ TEST_F(WordFallbackDiagnosis, ALogOfEndlessUnknownErrorsStaysBounded) {
   EXPECT_EQ(r.findings[0].count, WordFallback::kMaxLinesPerInput);
 }
 
+// tests/fixtures/logs/healthy_*.log: runs that worked but print error words.
+std::vector<std::filesystem::path> healthy_logs() {
+  std::vector<std::filesystem::path> logs;
+  for (const auto& e : std::filesystem::directory_iterator(testing::fixtures_dir() + "/logs")) {
+    if (e.path().filename().string().rfind("healthy_", 0) == 0) logs.push_back(e.path());
+  }
+  return logs;
+}
+
 // With the embedded model and the built-in knowledge base.
 class BuiltinWordFallback : public ::testing::Test {
  protected:
@@ -277,14 +286,12 @@ class BuiltinWordFallback : public ::testing::Test {
 // The calibration of data/classifier/classifier.yaml: runs that worked but print error
 // words (retried downloads, pip's resolver, request errors, accuracy checks) get no root cause.
 TEST_F(BuiltinWordFallback, HealthyLogsGetNoRootCause) {
-  int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(testing::fixtures_dir() + "/logs")) {
-    if (e.path().filename().string().rfind("healthy_", 0) != 0) continue;
-    ++files;
-    const auto r = diagnose(e.path().string());
-    EXPECT_FALSE(r.root.has_value()) << e.path() << ": " << r.root_finding()->entry->id;
+  const auto logs = healthy_logs();
+  for (const auto& path : logs) {
+    const auto r = diagnose(path.string());
+    EXPECT_FALSE(r.root.has_value()) << path << ": " << r.root_finding()->entry->id;
   }
-  EXPECT_GE(files, 6);
+  EXPECT_GE(logs.size(), 6u);
 }
 
 // The test above fails only once a retrained model pushes healthy text over the threshold;
@@ -302,17 +309,16 @@ TEST(BuiltinWordModel, HealthyLinesStayAMarginBelowTheRootCauseThreshold) {
   const auto words = WordFallback::create(testing::builtin_kb(), files.front().content);
   ASSERT_NE(words, nullptr);
   int read = 0;
-  for (const auto& e : std::filesystem::directory_iterator(testing::fixtures_dir() + "/logs")) {
-    if (e.path().filename().string().rfind("healthy_", 0) != 0) continue;
-    std::istringstream in(testing::read_file(e.path()));
+  for (const auto& path : healthy_logs()) {
+    std::istringstream in(testing::read_file(path));
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
       if (!words->is_candidate(line, find_level(line)) || !WordFallback::unclaimed(matcher->match_line(line))) continue;
       ++read;
-      const auto best = best_prediction(words->model(), line.substr(0, WordFallback::kMaxTextBytes));
+      const auto best = words->predict(line);
       if (best.category == Category::other) continue;
       EXPECT_LT(best.probability, words->model().root_threshold - kMargin)
-          << e.path().filename() << ":" << n << " reads as " << to_string(best.category) << ": " << line;
+          << path.filename() << ":" << n << " reads as " << to_string(best.category) << ": " << line;
     }
   }
   // The healthy logs hold unclaimed error words on purpose: without such lines this checks nothing.
