@@ -3,6 +3,7 @@
 // and api_statistic*.csv (host API time, for operator compilation).
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "csv_reader.hpp"
 #include "profile_accumulator.hpp"
@@ -32,6 +33,14 @@ bool read_header(CsvReader& csv, std::vector<std::string_view>& f, ProfileInput&
   input.report.status = csv.error().empty() ? InputStatus::skipped : InputStatus::error;
   input.report.note = csv.error().empty() ? "empty file (no header)" : csv.error();
   return false;
+}
+
+// Adds a Count cell to a running count. The cell is a finite, non-negative double, but a
+// corrupt table can hold 1e33: converting that to an integer is undefined, so it saturates.
+void add_count(uint64_t& total, double n) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  const uint64_t add = n >= 18446744073709551615.0 ? kMax : static_cast<uint64_t>(n);
+  total = add > kMax - total ? kMax : total + add;
 }
 
 void unusable(ProfileInput& input, ColumnIssues& issues, const std::string& what) {
@@ -107,7 +116,7 @@ void read_op_statistic(ByteStream& in, const std::string& path, Accumulator& acc
       s.min_us = lo;
       s.max_us = hi;
     }
-    s.count += static_cast<uint64_t>(n);
+    add_count(s.count, n);
     s.total_us += tot;
     s.min_us = std::min(s.min_us, lo);
     s.max_us = std::max(s.max_us, hi);
@@ -233,7 +242,7 @@ void read_api_statistic(ByteStream& in, const std::string& path, Accumulator& ac
     const double n = count >= 0 ? number(f, count, "Count", line, issues, ok) : 1;
     if (!ok) continue;
     acc.compile.compile_us += t;
-    acc.compile.compile_calls += static_cast<uint64_t>(n);
+    add_count(acc.compile.compile_calls, n);
     auto it = std::find_if(acc.compile.compile_apis.begin(), acc.compile.compile_apis.end(),
                            [&](const auto& p) { return p.first == api; });
     if (it == acc.compile.compile_apis.end()) {
