@@ -24,6 +24,17 @@ DTYPE = Rule("dtype/format/chip unsupported", "compile_op_unsupported",
              r"Ascend\d+\w*|910\w*|310\w*)\b|\bAscend\d{3}\w*\b.{0,40}(?:not support|unsupported|only)",
              unless=r"\bshape|\bdims?\b|dimension")
 
+# What the operator can do at all, even when the sentence is about a shape: "only support kD >= vD",
+# "expert count ... currently only support 256", "queryD ... must be same equal 192/128/64",
+# "antiquantGroupSize should be 128 or 64". The fix is another operator, configuration or model
+# setting, not other inputs (the labelled blind logs agree: docs/accuracy.md, "What batch 13
+# taught"). Two inputs that must agree with each other stay shape checks.
+SUPPORTED_ONLY = Rule("operator supports only some values", "compile_op_unsupported",
+                      r"\bonly supports?\b|\bcurrently only\b|\bonly (?:be )?supported\b|\bnot supported\b|\bunsupported\b|"
+                      r"\bdoes not support\b|\bnot support\b|\bcannot support\b|"
+                      r"\b(?:must|should|can only) be (?:(?:same|equal|equal to|one of|either)\s+)*\d+(?:\s*(?:/|\bor\b)\s*\d+)+\b",
+                      unless=r"\bmismatch|\bbroadcast|\bnot (?:equal|match|the same|same|consistent)|\bsame as\b|\bequal to \w*[a-z]")
+
 SHAPE = Rule("shape/dim/size", "compile_shape",
              r"\bshapes?\b|\bdims?\b|dimension|\bdim ?num|\brank\b|\baxis|\baxes\b|\bbroadcast|\bsizes?\b|\blength\b|\blen\b|"
              r"\b[BNSDHWKMC]\b|\bbatch|\bseq\w*|\bhead\w*|\bhidden|\bblock|\bpage|\bstride|\bpad|\bkernel ?size|\bgroups?\b|"
@@ -47,5 +58,5 @@ VALUE = Rule("argument value", "compile_shape",
 
 # No NaN/overflow rule: the operators' "Division by zero" / "overflow" checks guard their own
 # tiling arithmetic, not the computation's values.
-RULES = [NULL, ge_rules.MEMORY, ge_rules.INSTALL, DTYPE, SHAPE, OP_UNSUPPORTED, PARAM_INVALID, ge_rules.PERMISSION,
+RULES = [NULL, ge_rules.MEMORY, ge_rules.INSTALL, DTYPE, SUPPORTED_ONLY, SHAPE, OP_UNSUPPORTED, PARAM_INVALID, ge_rules.PERMISSION,
          ge_rules.DRIVER, ge_rules.RANK, ge_rules.COMMUNICATION, ge_rules.AICORE, VALUE]
