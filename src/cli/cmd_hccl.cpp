@@ -31,6 +31,7 @@ using namespace npu_doctor::hccl;
 constexpr std::size_t kMaxEnvFile = 16u << 20;
 constexpr std::size_t kMaxRankTable = 64u << 20;
 constexpr std::size_t kMaxToolOutput = 64u << 20;
+constexpr std::size_t kMaxToolOutputLine = 4096;  // the test-output parser skips longer lines
 
 struct OutputArgs {
   std::string format = "text";
@@ -53,21 +54,30 @@ int finish(const GlobalOptions& g, const OutputArgs& o, const Report& r, Text te
 }
 
 // Reads every input; the unreadable ones are reported on stderr and kept for the report.
-std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
-                                std::vector<InputProblem>& unreadable) {
+// The files behind `paths` (directories expanded); the paths that name none are reported.
+std::vector<std::string> expand_or_report(const std::vector<std::string>& paths, std::vector<InputProblem>& unreadable) {
   std::vector<std::string> errors;
-  const auto files = expand_inputs(paths, errors);
+  auto files = expand_inputs(paths, errors);
   for (const auto& e : errors) {
     std::cerr << "npu-doctor: " << e << "\n";
     const auto colon = e.find(": ");
     unreadable.push_back({e.substr(0, colon), colon == std::string::npos ? e : e.substr(colon + 2)});
   }
+  return files;
+}
+
+void report_unreadable(const std::string& path, const std::string& error, std::vector<InputProblem>& unreadable) {
+  std::cerr << "npu-doctor: " << path << ": " << error << "\n";
+  unreadable.push_back({path, error});
+}
+
+std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
+                                std::vector<InputProblem>& unreadable) {
   std::vector<InputText> out;
-  for (const auto& f : files) {
+  for (const auto& f : expand_or_report(paths, unreadable)) {
     InputText in = read_input(f, cap);
     if (!in.ok()) {
-      std::cerr << "npu-doctor: " << f << ": " << in.error << "\n";
-      unreadable.push_back({f, in.error});
+      report_unreadable(f, in.error, unreadable);
       continue;
     }
     out.push_back(std::move(in));
@@ -288,11 +298,19 @@ struct TestOutputArgs {
 int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
   std::vector<InputProblem> unreadable;
   std::vector<HcclTestOutput> outputs;
-  for (auto& in : read_all(a.paths, kMaxToolOutput, unreadable)) {
-    HcclTestOutput t = parse_hccl_test_output(in.path, in.text);
+  // One file at a time, streamed: a concatenation of millions of rows is never held whole.
+  for (const auto& path : expand_or_report(a.paths, unreadable)) {
+    HcclTestOutputParser parser(path);
+    std::string error;
+    if (!read_input_lines(path, kMaxToolOutput, kMaxToolOutputLine, [&](std::string_view line) { parser.add_line(line); },
+                          error)) {
+      report_unreadable(path, error, unreadable);
+      continue;
+    }
+    HcclTestOutput t = std::move(parser).finish();
     if (!t.looks_like_hccl_test()) {
-      std::cerr << "npu-doctor: " << in.path << ": " << msg(ui::Key::error_hccl_not_test_output) << "\n";
-      unreadable.push_back({in.path, std::string(ui::word(ui::Key::error_hccl_not_test_output, Lang::en))});
+      std::cerr << "npu-doctor: " << path << ": " << msg(ui::Key::error_hccl_not_test_output) << "\n";
+      unreadable.push_back({path, std::string(ui::word(ui::Key::error_hccl_not_test_output, Lang::en))});
       continue;
     }
     outputs.push_back(std::move(t));

@@ -2,8 +2,12 @@
 // failures, runs without results, and bandwidth far below the expected figure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "analyzers/hccl/hccl_test_check.hpp"
 #include "analyzers/hccl/hccl_test_output.hpp"
+#include "analyzers/hccl/input_file.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -99,6 +103,41 @@ TEST(HcclTestOutputParse, MillionsOfRowsKeepABoundedTableButTheTruePeakAndEveryF
   ASSERT_TRUE(t.peak_bandwidth());
   EXPECT_DOUBLE_EQ(*t.peak_bandwidth(), 42.5) << "the peak of all rows, not only the kept ones";
   EXPECT_EQ(t.peak_row->line, n + 1);
+}
+
+// `hccl test-output` streams each file (bench/scale.sh rss: a 36 MiB output held whole
+// peaked at 74 MiB). The lines handed over, cut where too long, parse as the whole text does.
+TEST(HcclTestOutputParse, StreamedLinesGiveWhatTheWholeTextGives) {
+  npu_doctor::testing::TempDir dir;
+  std::string text = read_file(testing::fixture("hccl_test/all_reduce_8p.txt"));
+  text += std::string(10000, 'x') + " failed\r\n";  // one over-long line, skipped by both
+  text += "no newline at the end: error";
+  const std::string path = dir.write("out.txt", text).string();
+  HcclTestOutputParser parser(path);
+  std::vector<std::size_t> sizes;
+  std::string error;
+  ASSERT_TRUE(read_input_lines(path, 1u << 20, 4096, [&](std::string_view line) {
+    sizes.push_back(line.size());
+    parser.add_line(line);
+  }, error)) << error;
+  const auto streamed = std::move(parser).finish();
+  const auto whole = parse_hccl_test_output(path, text);
+  EXPECT_EQ(streamed.rows.size(), whole.rows.size());
+  EXPECT_EQ(streamed.rows_total, whole.rows_total);
+  EXPECT_EQ(streamed.errors.size(), whole.errors.size());
+  ASSERT_FALSE(streamed.errors.empty());
+  EXPECT_EQ(streamed.errors.back().second, "no newline at the end: error");
+  EXPECT_EQ(*std::max_element(sizes.begin(), sizes.end()), 4097u) << "a long line is cut to the cap plus one byte";
+}
+
+TEST(HcclTestOutputParse, AStreamedInputOverTheCapIsAnErrorInPlainWords) {
+  npu_doctor::testing::TempDir dir;
+  const std::string path = dir.write("big.txt", std::string(5000, 'a')).string();
+  std::string error;
+  EXPECT_FALSE(read_input_lines(path, 4096, 4096, [](std::string_view) {}, error));
+  EXPECT_NE(error.find("larger than 4 KiB"), std::string::npos) << error;
+  EXPECT_FALSE(read_input_lines(dir.path().string(), 4096, 4096, [](std::string_view) {}, error));
+  EXPECT_EQ(error, "is a directory");
 }
 
 }  // namespace

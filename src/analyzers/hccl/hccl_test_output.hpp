@@ -5,7 +5,7 @@
 //   8192              | 764.55         | 0.00998              | success
 // (older builds print "avg_time" and no '|'), the per-rank failure lines
 // "local rank_id 3, check result failed, 8192 | ... | failed", and Open MPI's
-// "[1,0]<stdout>:" prefixes. Pure: text in, rows out.
+// "[1,0]<stdout>:" prefixes. Pure: lines in, rows out.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -54,6 +54,19 @@ struct HcclTestOutput {
   std::optional<double> peak_bandwidth() const;
 };
 
+// Reads the output one line at a time (without its '\n'), so a file of any size is parsed
+// in bounded memory: everything kept is capped (rows, rank failures, notes, errors).
+class HcclTestOutputParser {
+ public:
+  explicit HcclTestOutputParser(std::string path);
+  void add_line(std::string_view line);
+  HcclTestOutput finish() &&;
+
+ private:
+  HcclTestOutput out_;
+};
+
+// The whole text at once (tests, fuzzers).
 HcclTestOutput parse_hccl_test_output(std::string path, std::string_view text);
 
 }  // namespace npu_doctor::hccl

@@ -12,25 +12,59 @@
 namespace npu_doctor::hccl {
 namespace {
 
-// Reads up to max_bytes + 1 bytes so that "too large" can be told apart from "exactly at the cap".
-std::string read_fd(int fd, std::size_t max_bytes, std::string& error) {
-  std::string out;
+// Reads the whole input in blocks, handing each to `take`; fails when more than max_bytes
+// arrive (a FIFO or stdin has no size to check first) or a read fails.
+template <typename Take>
+bool read_blocks(int fd, std::size_t max_bytes, std::string& error, Take&& take) {
   char buf[65536];
+  std::size_t total = 0;
   for (;;) {
     const ssize_t r = ::read(fd, buf, sizeof buf);
     if (r < 0) {
       if (errno == EINTR) continue;
       error = std::strerror(errno);
-      return {};
+      return false;
     }
-    if (r == 0) break;
-    out.append(buf, static_cast<std::size_t>(r));
-    if (out.size() > max_bytes) {
+    if (r == 0) return true;
+    total += static_cast<std::size_t>(r);
+    if (total > max_bytes) {
       error = "larger than " + human_bytes(max_bytes) + " (not an input this command reads)";
-      return {};
+      return false;
     }
+    take(std::string_view(buf, static_cast<std::size_t>(r)));
   }
-  return out;
+}
+
+// Opens `path` ("-" = stdin) for reading when it is a regular file of at most max_bytes
+// or a FIFO; -1 with the reason in plain words otherwise.
+int open_input(const std::string& path, std::size_t max_bytes, std::string& error) {
+  if (path == "-") return STDIN_FILENO;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = errno == ENOENT ? "no such file" : std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    error = std::strerror(errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    error = "is a directory";
+  } else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    error = "not a regular file";
+  } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
+    error = "larger than " + human_bytes(max_bytes) + " (not an input this command reads)";
+  } else {
+    // Back to blocking reads (O_NONBLOCK only kept open() from waiting on a FIFO).
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+  }
+  ::close(fd);
+  return -1;
+}
+
+void close_input(int fd) {
+  if (fd != STDIN_FILENO) ::close(fd);
 }
 
 }  // namespace
@@ -45,32 +79,37 @@ std::string human_bytes(std::size_t bytes) {
 InputText read_input(const std::string& path, std::size_t max_bytes) {
   InputText in;
   in.path = path;
-  if (path == "-") {
-    in.text = read_fd(STDIN_FILENO, max_bytes, in.error);
-    return in;
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    in.error = errno == ENOENT ? "no such file" : std::strerror(errno);
-    return in;
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    in.error = std::strerror(errno);
-  } else if (S_ISDIR(st.st_mode)) {
-    in.error = "is a directory";
-  } else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-    in.error = "not a regular file";
-  } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
-    in.error = "larger than " + human_bytes(max_bytes) + " (not an input this command reads)";
-  } else {
-    // Back to blocking reads (O_NONBLOCK only kept open() from waiting on a FIFO).
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    in.text = read_fd(fd, max_bytes, in.error);
-  }
-  ::close(fd);
+  const int fd = open_input(path, max_bytes, in.error);
+  if (fd < 0) return in;
+  if (!read_blocks(fd, max_bytes, in.error, [&](std::string_view block) { in.text.append(block); })) in.text.clear();
+  close_input(fd);
   return in;
+}
+
+bool read_input_lines(const std::string& path, std::size_t max_bytes, std::size_t max_line,
+                      const std::function<void(std::string_view)>& on_line, std::string& error) {
+  const int fd = open_input(path, max_bytes, error);
+  if (fd < 0) return false;
+  std::string line;
+  bool cut = false;  // the rest of an over-long line is dropped
+  const bool ok = read_blocks(fd, max_bytes, error, [&](std::string_view block) {
+    while (!block.empty()) {
+      const std::size_t nl = block.find('\n');
+      const std::string_view piece = block.substr(0, nl);
+      if (!cut) {
+        line.append(piece.substr(0, max_line + 1 - std::min(line.size(), max_line + 1)));
+        cut = line.size() > max_line;
+      }
+      if (nl == std::string_view::npos) return;
+      on_line(line);
+      line.clear();
+      cut = false;
+      block.remove_prefix(nl + 1);
+    }
+  });
+  if (ok && !line.empty()) on_line(line);
+  close_input(fd);
+  return ok;
 }
 
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths, std::vector<std::string>& errors) {

@@ -3,7 +3,9 @@
 // stdin for "-") up to a size cap, with the reason in plain words when that fails, and
 // directories expanded to the files directly inside them.
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npu_doctor::hccl {
@@ -17,6 +19,13 @@ struct InputText {
 
 // Reads `path` ("-" = stdin) when it is at most `max_bytes` long.
 InputText read_input(const std::string& path, std::size_t max_bytes);
+
+// The same checks, but streamed: `on_line` gets each line without its '\n' (a line longer
+// than `max_line` is cut to max_line + 1 bytes, so the reader can tell it was long), and
+// nothing holds the whole file. False with the reason in `error` when the input cannot be
+// read (lines already handed over stay handed over).
+bool read_input_lines(const std::string& path, std::size_t max_bytes, std::size_t max_line,
+                      const std::function<void(std::string_view)>& on_line, std::string& error);
 
 // Paths with each directory replaced by the regular files directly inside it (sorted,
 // hidden files skipped, not recursive). A directory without files becomes an error in
