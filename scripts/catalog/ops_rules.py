@@ -28,12 +28,15 @@ DTYPE = Rule("dtype/format/chip unsupported", "compile_op_unsupported",
 # "expert count ... currently only support 256", "queryD ... must be same equal 192/128/64",
 # "antiquantGroupSize should be 128 or 64". The fix is another operator, configuration or model
 # setting, not other inputs (the labelled blind logs agree: docs/accuracy.md, "What batch 13
-# taught"). Two inputs that must agree with each other stay shape checks.
+# taught"). Two inputs that must agree with each other, and a tensor's number of dimensions
+# ("dim num should be 2 or 3", "Only support 1D/2D/3D"), stay shape checks: the labelled logs
+# call a wrong rank a shape problem.
 SUPPORTED_ONLY = Rule("operator supports only some values", "compile_op_unsupported",
                       r"\bonly supports?\b|\bcurrently only\b|\bonly (?:be )?supported\b|\bnot supported\b|\bunsupported\b|"
                       r"\bdoes not support\b|\bnot support\b|\bcannot support\b|"
                       r"\b(?:must|should|can only) be (?:(?:same|equal|equal to|one of|either)\s+)*\d+(?:\s*(?:/|\bor\b)\s*\d+)+\b",
-                      unless=r"\bmismatch|\bbroadcast|\bnot (?:equal|match|the same|same|consistent)|\bsame as\b|\bequal to \w*[a-z]")
+                      unless=r"\bmismatch|\bbroadcast|\bnot (?:equal|match|the same|same|consistent)|\bsame as\b|\bequal to \w*[a-z]|"
+                             r"\bdim ?nums?\b|\bdims\b|\bdimensions?\b|-dimensional|\brank\b|\b\d+D\b")
 
 SHAPE = Rule("shape/dim/size", "compile_shape",
              r"\bshapes?\b|\bdims?\b|dimension|\bdim ?num|\brank\b|\baxis|\baxes\b|\bbroadcast|\bsizes?\b|\blength\b|\blen\b|"
