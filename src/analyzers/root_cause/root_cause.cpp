@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 namespace npu_doctor {
 namespace {
@@ -92,9 +93,20 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
   for (std::size_t i : errors) {
     if (role_rank(roles[i]) == best_role) cands.push_back(i);
   }
+  // Exact codes decide over message matches, but generic codes (category "other" and a
+  // negative priority in the knowledge base: ERR01001 "OPS invalid parameter", E-codes known
+  // only by their module) must not hide a message that names a category: then the findings
+  // that name one decide. A specific code whose category is "other" keeps deciding.
   std::vector<std::size_t> decisive;
   for (std::size_t i : cands) {
     if (findings[i].specificity >= Specificity::exact_code) decisive.push_back(i);
+  }
+  const auto names_category = [&](std::size_t i) { return findings[i].entry->category != Category::other; };
+  const auto generic = [&](std::size_t i) { return !names_category(i) && findings[i].entry->priority < 0; };
+  if (!decisive.empty() && std::all_of(decisive.begin(), decisive.end(), generic)) {
+    std::vector<std::size_t> named;
+    std::copy_if(cands.begin(), cands.end(), std::back_inserter(named), names_category);
+    if (!named.empty()) decisive = std::move(named);
   }
   if (decisive.empty()) decisive = cands;
 
