@@ -53,7 +53,6 @@ int finish(const GlobalOptions& g, const OutputArgs& o, const Report& r, Text te
   return exit_status_for(r.findings) == 0 ? kOk : kFindings;
 }
 
-// Reads every input; the unreadable ones are reported on stderr and kept for the report.
 // The files behind `paths` (directories expanded); the paths that name none are reported.
 std::vector<std::string> expand_or_report(const std::vector<std::string>& paths, std::vector<InputProblem>& unreadable) {
   std::vector<std::string> errors;
@@ -71,6 +70,7 @@ void report_unreadable(const std::string& path, const std::string& error, std::v
   unreadable.push_back({path, error});
 }
 
+// Reads every input whole; the unreadable ones are reported on stderr and kept for the report.
 std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
                                 std::vector<InputProblem>& unreadable) {
   std::vector<InputText> out;
