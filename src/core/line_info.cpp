@@ -191,7 +191,9 @@ LineLevel find_level(std::string_view line) {
   };
   static constexpr Word kWords[] = {
       {"[ERROR]", LineLevel::error},   {"[WARNING]", LineLevel::warning}, {"[WARN]", LineLevel::warning},
-      {"ERROR:", LineLevel::error},    {"[INFO]", LineLevel::info},     {"[DEBUG]", LineLevel::debug},     {"[TRACE]", LineLevel::debug},
+      // Python logging's default format (basicConfig): "WARNING:root:...", "ERROR:name:...".
+      {"ERROR:", LineLevel::error},    {"WARNING:", LineLevel::warning},  {"INFO:", LineLevel::info},
+      {"DEBUG:", LineLevel::debug},    {"[INFO]", LineLevel::info},     {"[DEBUG]", LineLevel::debug},     {"[TRACE]", LineLevel::debug},
       {"[EVENT]", LineLevel::info},    {"ERROR ", LineLevel::error},      {"WARNING ", LineLevel::warning},
       {"INFO ", LineLevel::info},      {"DEBUG ", LineLevel::debug},      {"| ERROR", LineLevel::error},
       {"| WARNING", LineLevel::warning}, {"| INFO", LineLevel::info},     {"- ERROR -", LineLevel::error},

@@ -78,6 +78,12 @@ TEST(LineInfo, LogLevels) {
   EXPECT_EQ(find_level("E0302 10:55:12.313101 12345 ProcessGroupHCCL.cpp:1] x"), LineLevel::error);
   EXPECT_EQ(find_level("I0302 10:55:12.313101 12345 x.cc:1] ok"), LineLevel::info);
   EXPECT_EQ(find_level("ERROR: Invalid subcommand: foo."), LineLevel::error);
+  // Python logging's default format, and the level word quoted at the start of a line.
+  EXPECT_EQ(find_level("WARNING: Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")"),
+            LineLevel::warning);
+  EXPECT_EQ(find_level("WARNING:root:NPU not found, falling back to CPU"), LineLevel::warning);
+  EXPECT_EQ(find_level("INFO:__main__:loaded"), LineLevel::info);
+  EXPECT_EQ(find_level("total WARNINGS: 3"), LineLevel::unknown);
   EXPECT_EQ(find_level("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"), LineLevel::unknown);
   EXPECT_EQ(find_level("the INFORMATION is in RuntimeError: x"), LineLevel::unknown);
 }
