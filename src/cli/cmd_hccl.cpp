@@ -31,7 +31,6 @@ using namespace npu_doctor::hccl;
 constexpr std::size_t kMaxEnvFile = 16u << 20;
 constexpr std::size_t kMaxRankTable = 64u << 20;
 constexpr std::size_t kMaxToolOutput = 64u << 20;
-constexpr std::size_t kMaxToolOutputLine = 4096;  // the test-output parser skips longer lines
 
 struct OutputArgs {
   std::string format = "text";
@@ -302,7 +301,7 @@ int run_test_output(const GlobalOptions& g, const TestOutputArgs& a) {
   for (const auto& path : expand_or_report(a.paths, unreadable)) {
     HcclTestOutputParser parser(path);
     std::string error;
-    if (!read_input_lines(path, kMaxToolOutput, kMaxToolOutputLine, [&](std::string_view line) { parser.add_line(line); },
+    if (!read_input_lines(path, kMaxToolOutput, HcclTestOutputParser::kMaxLineBytes, [&](std::string_view line) { parser.add_line(line); },
                           error)) {
       report_unreadable(path, error, unreadable);
       continue;

@@ -116,7 +116,7 @@ TEST(HcclTestOutputParse, StreamedLinesGiveWhatTheWholeTextGives) {
   HcclTestOutputParser parser(path);
   std::vector<std::size_t> sizes;
   std::string error;
-  ASSERT_TRUE(read_input_lines(path, 1u << 20, 4096, [&](std::string_view line) {
+  ASSERT_TRUE(read_input_lines(path, 1u << 20, HcclTestOutputParser::kMaxLineBytes, [&](std::string_view line) {
     sizes.push_back(line.size());
     parser.add_line(line);
   }, error)) << error;
@@ -127,7 +127,8 @@ TEST(HcclTestOutputParse, StreamedLinesGiveWhatTheWholeTextGives) {
   EXPECT_EQ(streamed.errors.size(), whole.errors.size());
   ASSERT_FALSE(streamed.errors.empty());
   EXPECT_EQ(streamed.errors.back().second, "no newline at the end: error");
-  EXPECT_EQ(*std::max_element(sizes.begin(), sizes.end()), 4097u) << "a long line is cut to the cap plus one byte";
+  EXPECT_EQ(*std::max_element(sizes.begin(), sizes.end()), HcclTestOutputParser::kMaxLineBytes + 1)
+      << "a long line is cut to the cap plus one byte";
 }
 
 TEST(HcclTestOutputParse, AStreamedInputOverTheCapIsAnErrorInPlainWords) {

@@ -83,7 +83,7 @@ void HcclTestOutputParser::add_line(std::string_view raw) {
   if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
   // Table rows are short; std::regex recurses per character, so a huge line (a binary
   // blob, a file without line ends) could overflow the stack: skip it.
-  if (raw.size() > 4096) return;
+  if (raw.size() > kMaxLineBytes) return;
   const std::string_view line = trim(strip_mpi_prefix(raw));
   if (line.empty()) return;
   Match m;

@@ -58,6 +58,9 @@ struct HcclTestOutput {
 // in bounded memory: everything kept is capped (rows, rank failures, notes, errors).
 class HcclTestOutputParser {
  public:
+  // Longer lines are skipped: table rows are short, and std::regex recurses per character.
+  static constexpr std::size_t kMaxLineBytes = 4096;
+
   explicit HcclTestOutputParser(std::string path);
   void add_line(std::string_view line);
   HcclTestOutput finish() &&;
