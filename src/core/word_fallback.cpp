@@ -13,6 +13,24 @@ bool is_identifier_char(char c) {
 
 char lower_letter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+// A report's field whose value is only a number, a time or a hex word ("error time   :
+// 2020-08-26-11:24:07", "error code : 0x4" in msaicerr's info.txt): a label, no statement
+// about a failure, and nothing for the classifier to read.
+bool is_field_with_plain_value(std::string_view line) {
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 40) return false;
+  for (char c : line.substr(0, colon)) {
+    if (!is_identifier_char(c) && c != ' ' && c != '\t' && c != '-') return false;
+  }
+  bool any_digit = false;
+  for (char c : line.substr(colon + 1)) {
+    const bool hex_letter = (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x' || c == 'X';
+    if (c >= '0' && c <= '9') any_digit = true;
+    else if (!hex_letter && c != ' ' && c != '\t' && c != ':' && c != '.' && c != '-' && c != '/' && c != '\r') return false;
+  }
+  return any_digit;
+}
+
 }  // namespace
 
 bool is_exception_line(std::string_view line) {
@@ -87,7 +105,7 @@ bool WordFallback::has_error_word(std::string_view line) const {
 bool WordFallback::is_candidate(std::string_view line, LineLevel level) const {
   if (level == LineLevel::error) return true;
   if (level != LineLevel::unknown) return false;  // the program logged it as info or a warning
-  return is_exception_line(line) || has_error_word(line);
+  return is_exception_line(line) || (has_error_word(line) && !is_field_with_plain_value(line));
 }
 
 bool WordFallback::unclaimed(const std::vector<LineHit>& hits) {

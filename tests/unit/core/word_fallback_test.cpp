@@ -120,6 +120,11 @@ TEST(WordCandidates, ErrorLevelExceptionsAndErrorWordsOnly) {
   EXPECT_FALSE(cand("No device errors were reported by npu-smi"));
   EXPECT_FALSE(cand("errors: 0, warnings: 2"));
   EXPECT_TRUE(cand("0 errors in the first pass, then the second pass failed"));
+  // A report's field with a plain value (msaicerr's info.txt) states no failure.
+  EXPECT_FALSE(cand("error time   : 2020-08-26-11:24:07"));
+  EXPECT_FALSE(cand("error code  : 0x4"));
+  EXPECT_TRUE(cand("error code  : 0x4, the stream failed"));
+  EXPECT_TRUE(cand("Error: connection refused"));
   EXPECT_TRUE(is_exception_line("[rank3]: RuntimeError: x"));
   EXPECT_FALSE(is_exception_line("RuntimeError:   "));
 }
