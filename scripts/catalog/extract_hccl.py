@@ -111,6 +111,11 @@ CATEGORY_RULES = R.Rules([
     # Permission and device occupancy.
     ("permission", r"permission|access denied|not permitted|\beacces\b|\beperm\b|no right|have not op right|"
                    r"(?:device|card|npu) (?:is )?(?:busy|occupied|in use)|resource busy", "permission_device"),
+    # A link, connection or network that is abnormal or down is the network between ranks, even
+    # when the sentence names the devices at its ends ("the connection between this device and
+    # the target device is abnormal" is no device fault).
+    ("link-abnormal", r"\b(?:connection|link|network|socket|port)s?\b(?:\s+[\w.]+){0,8}?\s+(?:is |are |was |were )?"
+                      r"(?:abnormal|broken|down|disconnected|interrupted|unreachable)\b", "communication"),
     # Driver, HDC (host-device channel), device state, firmware.
     ("driver", r"\bhal[A-Z]\w*|\bhal \w+|\bdrv\w*|driver|\bdsmi|\bdcmi|\bhdc\b|hdc\w* (?:msg|message|recv|send|session|server|client|connect)|"
                r"\btsd\w*|firmware|devdrv|device (?:is )?(?:lost|fault|abnormal|down|not ready|hang)|heart ?beat lost|"
