@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/line_assembler.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor::live {
@@ -34,19 +35,6 @@ std::string_view visible_part(std::string_view line) {
   while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const auto cr = line.rfind('\r');
   return cr == std::string_view::npos ? line : line.substr(cr + 1);
-}
-
-// Calls f(line) for each line of `s` (without its newline); the last piece too when it
-// has no newline.
-template <typename F>
-void for_each_line(std::string_view s, F&& f) {
-  std::size_t begin = 0;
-  while (begin < s.size()) {
-    std::size_t end = s.find('\n', begin);
-    if (end == std::string_view::npos) end = s.size();
-    f(s.substr(begin, end - begin));
-    begin = end + 1;
-  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "atc_operators.hpp"
 #include "input_source.hpp"
 #include "json_number.hpp"
+#include "line_assembler.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor::atc_detail {
@@ -25,7 +26,7 @@ std::string base_name(const std::string& path) {
 template <typename F>
 bool for_each_line(ByteStream& in, F&& line, std::string& error) {
   std::vector<char> buf(1u << 16);
-  std::string cur;
+  LineAssembler lines(kMaxLine, /*strip_cr=*/true);
   bool first = true;
   for (;;) {
     const long r = in.read(buf.data(), buf.size());
@@ -42,17 +43,9 @@ bool for_each_line(ByteStream& in, F&& line, std::string& error) {
         return false;
       }
     }
-    for (char c : chunk) {
-      if (c == '\n') {
-        if (!cur.empty() && cur.back() == '\r') cur.pop_back();
-        if (!line(cur)) return true;
-        cur.clear();
-      } else if (cur.size() < kMaxLine) {
-        cur.push_back(c);
-      }
-    }
+    if (!lines.feed(chunk, line)) return true;  // the caller has what it wanted
   }
-  if (!cur.empty()) line(cur);
+  lines.finish(line);
   return true;
 }
 
@@ -64,7 +57,7 @@ void scan_text(ByteStream& in, const std::string& path, AtcFiles& out) {
   std::string err;
   for_each_line(
       in,
-      [&](const std::string& raw) {
+      [&](std::string_view raw) {
         ++n;
         if (raw.find("ATC run failed") != std::string::npos) out.run_failed = true;
         if (raw.find("ATC run success") != std::string::npos) out.run_succeeded = true;
@@ -94,7 +87,7 @@ void read_report_lines(ByteStream& in, const std::string& path, AtcFiles& out) {
   std::string err;
   const bool ok = for_each_line(
       in,
-      [&](const std::string& raw) {
+      [&](std::string_view raw) {
         ++n;
         const std::string line = sanitize_line(raw);
         if (line.find_first_not_of(" \t") == std::string::npos) return true;

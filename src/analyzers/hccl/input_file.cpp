@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/line_assembler.hpp"
+
 namespace npu_doctor::hccl {
 namespace {
 
@@ -90,24 +92,9 @@ bool read_input_lines(const std::string& path, std::size_t max_bytes, std::size_
                       const std::function<void(std::string_view)>& on_line, std::string& error) {
   const int fd = open_input(path, max_bytes, error);
   if (fd < 0) return false;
-  std::string line;
-  bool cut = false;  // the rest of an over-long line is dropped
-  const bool ok = read_blocks(fd, max_bytes, error, [&](std::string_view block) {
-    while (!block.empty()) {
-      const std::size_t nl = block.find('\n');
-      const std::string_view piece = block.substr(0, nl);
-      if (!cut) {
-        line.append(piece.substr(0, max_line + 1 - std::min(line.size(), max_line + 1)));
-        cut = line.size() > max_line;
-      }
-      if (nl == std::string_view::npos) return;
-      on_line(line);
-      line.clear();
-      cut = false;
-      block.remove_prefix(nl + 1);
-    }
-  });
-  if (ok && !line.empty()) on_line(line);
+  LineAssembler lines(max_line + 1);  // one byte more than max_line: the parser sees it was cut
+  const bool ok = read_blocks(fd, max_bytes, error, [&](std::string_view block) { lines.feed(block, on_line); });
+  if (ok) lines.finish(on_line);
   close_input(fd);
   return ok;
 }
