@@ -25,7 +25,8 @@ class LineAssembler {
   bool feed(std::string_view block, F&& on_line) {
     while (!block.empty()) {
       const std::size_t nl = block.find('\n');
-      if (line_.size() < keep_) line_.append(block.substr(0, std::min(nl, block.size())).substr(0, keep_ - line_.size()));
+      // substr clamps: up to the '\n' (or the block's end), and never past keep_ bytes in all.
+      if (line_.size() < keep_) line_.append(block.substr(0, std::min(nl, keep_ - line_.size())));
       if (nl == std::string_view::npos) return true;
       block.remove_prefix(nl + 1);
       if (!emit(on_line)) return false;
