@@ -110,15 +110,23 @@ int run_coverage(const GlobalOptions& g, const std::string& format) {
     std::cout << "The knowledge base has no message catalogue (kb/messages/).\n";
     return kOk;
   }
-  std::printf("%-16s %-28s %-12s %8s %8s %7s %8s\n", "component", "repository", "commit", "found", "covered", "%", "skipped");
+  // Columns as wide as their longest entry: component names run to 40 characters.
+  int name_width = 9, repo_width = 10;
+  for (const auto& r : rows) {
+    name_width = std::max(name_width, static_cast<int>(r.source.component.size()));
+    repo_width = std::max(repo_width, static_cast<int>(r.source.repo.size()));
+  }
+  std::printf("%-*s  %-*s  %-12s %8s %8s %7s %8s\n", name_width, "component", repo_width, "repository", "commit", "found",
+              "covered", "%", "skipped");
   long long found = 0, covered = 0;
   for (const auto& r : rows) {
-    std::printf("%-16s %-28s %-12s %8lld %8lld %6.1f%% %8lld\n", r.source.component.c_str(), r.source.repo.c_str(),
-                r.source.commit.substr(0, 12).c_str(), r.source.formats_found, r.covered, r.percent(), r.skipped);
+    std::printf("%-*s  %-*s  %-12s %8lld %8lld %6.1f%% %8lld\n", name_width, r.source.component.c_str(), repo_width,
+                r.source.repo.c_str(), r.source.commit.substr(0, 12).c_str(), r.source.formats_found, r.covered,
+                r.percent(), r.skipped);
     found += r.source.formats_found;
     covered += r.covered;
   }
-  std::printf("%-16s %-28s %-12s %8lld %8lld %6.1f%%\n", "total", "", "", found, covered,
+  std::printf("%-*s  %-*s  %-12s %8lld %8lld %6.1f%%\n", name_width, "total", repo_width, "", "", found, covered,
               found > 0 ? 100.0 * static_cast<double>(covered) / static_cast<double>(found) : 0.0);
   std::cout << "found: ERROR-level formats in the source at that commit; covered: catalogue entries; "
                "skipped: left out (too generic to recognise, duplicates, too costly to scan). Details: docs/kb-messages.md\n";
