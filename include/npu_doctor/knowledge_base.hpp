@@ -115,6 +115,9 @@ struct Entry {
   LevelRequirement level = LevelRequirement::any;
   std::string format;                     // origin: source: the format the pattern was generated from
   std::vector<ContextRule> context;       // what it means next to other lines
+  // The words that, beside another entry's line, mean this entry (0 or 1 pattern): a context
+  // rule without `near` that `means` this entry uses them, so one wording serves every code.
+  std::vector<MatchPattern> context_signal;
   // The category's general texts (kb/categories.yaml), for entries that have no cause or
   // remedies of their own; set by KnowledgeBase.
   const Entry* texts_from = nullptr;

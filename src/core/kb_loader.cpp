@@ -284,7 +284,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
                 "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
-                "format_style", "level", "raised_as", "context"},
+                "format_style", "level", "raised_as", "context", "context_signal"},
                "an entry");
   bool ok = true;
   auto fail = [&](const YAML::Node& at, const std::string& msg) {
@@ -361,17 +361,21 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
         }
         r.check_keys(rule, {"near", "means", "ignore_case"}, "a context rule");
         ContextRule c;
-        auto near = r.patterns(rule["near"], rule["ignore_case"].as<bool>(false));
         c.means = r.scalar(rule["means"], "means").value_or("");
-        if (near.size() != 1 || c.means.empty()) {
-          fail(rule, "a context rule needs one regex in near and an entry id in means");
+        // Without `near` the rule takes the meant entry's context_signal (resolved once every
+        // file is read: the entry may be in another file).
+        auto near = r.patterns(rule["near"], rule["ignore_case"].as<bool>(false));
+        if (near.size() > 1 || c.means.empty() || (near.empty() && rule["near"].IsDefined())) {
+          fail(rule, "a context rule needs at most one regex in near and an entry id in means");
           continue;
         }
-        c.near = std::move(near.front());
+        if (!near.empty()) c.near = std::move(near.front());
         e.context.push_back(std::move(c));
       }
     }
   }
+  e.context_signal = r.patterns(n["context_signal"], false);
+  if (e.context_signal.size() > 1) fail(n["context_signal"], "context_signal is one regex");
   if (n["priority"].IsDefined()) {
     try {
       e.priority = n["priority"].as<int>();
@@ -777,9 +781,20 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
         problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
       }
     }
-    for (const auto& rule : e.context) {
-      if (entry_index.find(rule.means) == entry_index.end()) {
+  }
+  for (auto& e : entries) {
+    for (auto& rule : e.context) {
+      const auto it = entry_index.find(rule.means);
+      if (it == entry_index.end()) {
         problems.push_back({e.source.file, e.source.line, "context means unknown entry id '" + rule.means + "'", true});
+      } else if (rule.near.regex.empty()) {
+        const Entry& meant = entries[it->second];
+        if (meant.context_signal.empty()) {
+          problems.push_back({e.source.file, e.source.line,
+                              "context rule without near: '" + rule.means + "' has no context_signal", true});
+        } else {
+          rule.near = meant.context_signal.front();
+        }
       }
     }
   }

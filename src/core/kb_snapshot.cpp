@@ -79,6 +79,8 @@ void write_entry(Writer& w, const Entry& e) {
     write_pattern(w, c.near);
     w.str(c.means);
   }
+  w.u32(static_cast<uint32_t>(e.context_signal.size()));
+  for (const auto& p : e.context_signal) write_pattern(w, p);
 }
 
 Entry read_entry(Reader& r) {
@@ -134,6 +136,8 @@ Entry read_entry(Reader& r) {
     c.near = read_pattern(r);
     c.means = r.str();
   }
+  e.context_signal.resize(r.count());
+  for (auto& p : e.context_signal) p = read_pattern(r);
   return e;
 }
 
@@ -144,7 +148,7 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB07";
+constexpr std::string_view kMagic = "NPUDKB08";
 constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {

@@ -130,6 +130,42 @@ entries:
   EXPECT_TRUE(has_problem(problems, "explains unknown entry id 'nope'"));
 }
 
+// One wording for every code it reinterprets (kb-schema.md "Meaning from context"): a rule
+// without `near` takes the meant entry's context_signal, wherever that entry is defined.
+TEST(KbLoader, AContextRuleWithoutNearUsesTheMeantEntrysSignal) {
+  const char* codes = R"(schema: npu-doctor/kb/v1
+family: c
+defaults: {namespace: acl, layer: operator, category: compile_shape}
+entries:
+  - {id: c.1, code: "561002", context: [{means: u.unsupported}], title: {en: A, zh: 甲}, cause: {en: A, zh: 甲}, remedies: [{en: A, zh: 甲}]}
+  - {id: c.2, code: "161002", context: [{near: 'x\d', means: u.unsupported}], title: {en: B, zh: 乙}, cause: {en: B, zh: 乙}, remedies: [{en: B, zh: 乙}]}
+)";
+  const char* meaning = R"(schema: npu-doctor/kb/v1
+family: u
+defaults: {layer: operator, category: compile_op_unsupported, matches_logs: false}
+entries:
+  - {id: u.unsupported, context_signal: '(?i)only supports?', title: {en: C, zh: 丙}, cause: {en: C, zh: 丙}, remedies: [{en: C, zh: 丙}]}
+)";
+  std::vector<KbProblem> problems;
+  const auto kb = kb_from_yaml({codes, meaning}, problems);
+  for (const auto& p : problems) ADD_FAILURE() << p.file << ":" << p.line << " " << p.message;
+  ASSERT_NE(kb.find_id("c.1"), nullptr);
+  ASSERT_EQ(kb.find_id("c.1")->context.size(), 1u);
+  EXPECT_EQ(kb.find_id("c.1")->context[0].near.regex, "(?i)only supports?");
+  EXPECT_EQ(kb.find_id("c.2")->context[0].near.regex, "x\\d");  // its own near stays
+
+  const char* no_signal = R"(schema: npu-doctor/kb/v1
+family: c
+defaults: {namespace: acl, layer: operator, category: compile_shape}
+entries:
+  - {id: c.1, code: "561002", context: [{means: c.2}], title: {en: A, zh: 甲}, cause: {en: A, zh: 甲}, remedies: [{en: A, zh: 甲}]}
+  - {id: c.2, code: "161002", title: {en: B, zh: 乙}, cause: {en: B, zh: 乙}, remedies: [{en: B, zh: 乙}]}
+)";
+  problems.clear();
+  kb_from_yaml({no_signal}, problems);
+  EXPECT_TRUE(has_problem(problems, "context rule without near: 'c.2' has no context_signal"));
+}
+
 TEST(KbLoader, UserEntryOverridesTheBuiltInOne) {
   testing::TempDir dir;
   const auto file = dir.write("site.yaml", R"(schema: npu-doctor/kb/v1

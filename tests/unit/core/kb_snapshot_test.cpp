@@ -30,7 +30,24 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.seed.has_value(), b.seed.has_value());
     EXPECT_EQ(a.source.file, b.source.file);
     EXPECT_EQ(a.source.line, b.source.line);
+    ASSERT_EQ(a.context.size(), b.context.size());
+    for (std::size_t k = 0; k < a.context.size(); ++k) {
+      EXPECT_EQ(a.context[k].near.regex, b.context[k].near.regex);
+      EXPECT_EQ(a.context[k].means, b.context[k].means);
+    }
+    ASSERT_EQ(a.context_signal.size(), b.context_signal.size());
+    if (!a.context_signal.empty()) {
+      EXPECT_EQ(a.context_signal[0].regex, b.context_signal[0].regex);
+    }
   }
+  // The shipped signal is kept, and the rules that use it were given its words.
+  const Entry* unsupported = again->find_id("op.configuration-not-supported");
+  ASSERT_NE(unsupported, nullptr);
+  ASSERT_EQ(unsupported->context_signal.size(), 1u);
+  const Entry* tiling = again->find_id("acl.561002");
+  ASSERT_NE(tiling, nullptr);
+  ASSERT_FALSE(tiling->context.empty());
+  EXPECT_EQ(tiling->context[0].near.regex, unsupported->context_signal[0].regex);
   const Entry* seed = again->find_id("seed.hccl-error-timeout");
   ASSERT_NE(seed, nullptr);
   EXPECT_EQ(seed->ranges.at(0).lo, 200000);
