@@ -164,6 +164,39 @@ bool probe_clause(const std::vector<std::string>& clause, const ProbeOptions& op
          });
 }
 
+// The piece (min_literal to max_literal bytes) the most of `strings` hold, two at least,
+// that at most max_healthy_share of the healthy lines hold; among equals the one fewest
+// healthy lines hold, then the longest, then the first alphabetically. Empty: none.
+template <typename Healthy>
+std::string shared_piece(const std::vector<const std::string*>& strings, const ProbeOptions& options, Healthy& healthy,
+                         double healthy_total) {
+  std::map<std::string, std::size_t> holders;
+  for (const std::string* s : strings) {
+    std::set<std::string> pieces;
+    for (std::size_t b = 0; b + options.min_literal <= s->size(); ++b) {
+      for (std::size_t len = options.min_literal; len <= options.max_literal && b + len <= s->size(); ++len) {
+        pieces.insert(s->substr(b, len));
+      }
+    }
+    for (const auto& g : pieces) ++holders[g];
+  }
+  std::vector<std::pair<std::string, std::size_t>> ranked(holders.begin(), holders.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string best;
+  std::size_t best_holders = 0, best_healthy = 0;
+  for (const auto& [g, n] : ranked) {
+    if (n < 2 || (!best.empty() && n < best_holders)) break;
+    const std::size_t h = healthy(g);
+    if (static_cast<double>(h) > options.max_healthy_share * healthy_total) continue;
+    if (best.empty() || h < best_healthy || (h == best_healthy && g.size() > best.size())) {
+      best = g;
+      best_holders = n;
+      best_healthy = h;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 bool probes_cover(const std::vector<std::string>& probes, const RequiredLiterals& literals) {
@@ -259,9 +292,21 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
       }
     }
     if (best == nullptr) continue;
-    const std::vector<std::string> before = chosen;
+    // The clause's new strings, as few literals as they allow: a piece several of them hold
+    // (the spellings of one message: "world size", "world_size") serves them all when
+    // few healthy lines hold it; a string no such piece serves is its own literal.
+    std::vector<const std::string*> left;
     for (const auto& s : *best) {
-      if (!contains_any(s, before) && std::find(chosen.begin(), chosen.end(), s) == chosen.end()) chosen.push_back(s);
+      if (!contains_any(s, chosen)) left.push_back(&s);
+    }
+    while (!left.empty()) {
+      const std::string* piece = nullptr;
+      std::string shared;
+      if (left.size() > 1) shared = shared_piece(left, options, healthy, healthy_total);
+      if (!shared.empty()) piece = &shared;
+      const std::string literal = piece != nullptr ? *piece : *left.front();
+      if (std::find(chosen.begin(), chosen.end(), literal) == chosen.end()) chosen.push_back(literal);
+      std::erase_if(left, [&](const std::string* s) { return s->find(literal) != std::string::npos; });
     }
   }
   return without_redundant(chosen);

@@ -104,6 +104,23 @@ TEST(Probes, ASharedLiteralCommonInHealthyLinesIsNotChosen) {
   EXPECT_EQ(probes, (std::vector<std::string>{"socket accept timed out", "socket connect refused"}));
 }
 
+TEST(Probes, TheSpellingsOfOneMessageShareOneLiteral) {
+  // One pattern, two spellings: one piece both hold serves them (one literal, not two).
+  const char* re = "(?:tensor parallel size|tensor_parallel_size) must divide";
+  const auto probes = probes_for({re});
+  EXPECT_EQ(probes.size(), 1u);
+  EXPECT_TRUE(probes_cover(probes, required_literals(re)));
+}
+
+TEST(Probes, ASharedPieceCommonInHealthyLinesLeavesEachSpellingItsOwnLiteral) {
+  // Every piece both spellings hold is in every healthy line ("socket "): each keeps its own.
+  const std::string background = "[INFO] socket 3 open\n[INFO] socket 4 open\n[INFO] socket 5 open\n";
+  const char* re = "socket (?:connect|accept)";
+  const auto probes = probes_for({re}, background);
+  EXPECT_EQ(probes, (std::vector<std::string>{"socket accept", "socket connect"}));
+  EXPECT_TRUE(probes_cover(probes, required_literals(re)));
+}
+
 TEST(Probes, APatternWithOnlyShortLiteralsIsLeftToItsRegex) {
   // "inf" would pass every INFO line: no probe, so the pattern's regex runs in the first stage.
   const auto probes = probes_for({R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)", "Device or resource busy"});
