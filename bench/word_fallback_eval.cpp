@@ -26,10 +26,10 @@
 #include <sstream>
 
 #include "kb_matcher.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/line_info.hpp"
-#include "npu_doctor/root_cause.hpp"
+#include "diagnosis/root_cause.hpp"
 #include "word_fallback.hpp"
 #include "word_training.hpp"
 

@@ -1,4 +1,4 @@
-// What `atc` reads besides the knowledge-base scan (src/analyzers/compile): console logs
+// What `atc` reads besides the knowledge-base scan (src/compile): console logs
 // with the ATC command line ("\"-continued), check_result.json, op_not_support.log, read
 // through the real file reader; and the line parsers (shell words, operator names and
 // types, fusion passes) on every line. The first byte picks the file name.
@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "analyzers/compile/atc_command.hpp"
-#include "analyzers/compile/atc_operators.hpp"
-#include "analyzers/compile/atc_outputs.hpp"
+#include "compile/atc_command.hpp"
+#include "compile/atc_operators.hpp"
+#include "compile/atc_outputs.hpp"
 #include "fuzz_support.hpp"
 #include "npu_doctor/text.hpp"
 

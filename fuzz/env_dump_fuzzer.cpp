@@ -1,10 +1,10 @@
-// Environment dumps as `hccl env` takes them (src/analyzers/hccl/env_file.cpp): `env`
+// Environment dumps as `hccl env` takes them (src/hccl/env_file.cpp): `env`
 // output, shell exports, /proc/<pid>/environ, `hccl env --capture` files; and the capture
 // writer, whose output must read back to the same variables.
 #include <map>
 
-#include "analyzers/hccl/env_check.hpp"
-#include "analyzers/hccl/env_file.hpp"
+#include "hccl/env_check.hpp"
+#include "hccl/env_file.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

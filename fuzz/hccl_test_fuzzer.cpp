@@ -1,7 +1,7 @@
-// HCCL Test outputs (all_reduce_test ... under mpirun; src/analyzers/hccl/hccl_test_output.cpp):
+// HCCL Test outputs (all_reduce_test ... under mpirun; src/hccl/hccl_test_output.cpp):
 // the result table in both layouts, per-rank failures, Open MPI's "[1,0]<stdout>:" prefixes.
-#include "analyzers/hccl/hccl_test_check.hpp"
-#include "analyzers/hccl/hccl_test_output.hpp"
+#include "hccl/hccl_test_check.hpp"
+#include "hccl/hccl_test_output.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

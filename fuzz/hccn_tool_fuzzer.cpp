@@ -1,8 +1,8 @@
-// `hccn_tool` outputs as users collect them (src/analyzers/hccl/hccn_output.cpp): command
+// `hccn_tool` outputs as users collect them (src/hccl/hccn_output.cpp): command
 // lines, device loops, [device N] prefixes, -link_stat records. The first byte says
 // whether the caller names the device, as `net`/`hccl` do when they ran the tool.
-#include "analyzers/hccl/hccn_check.hpp"
-#include "analyzers/hccl/hccn_output.hpp"
+#include "hccl/hccn_check.hpp"
+#include "hccl/hccn_output.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

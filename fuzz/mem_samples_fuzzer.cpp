@@ -1,11 +1,11 @@
-// Memory sample lines (JSON objects, one a line; src/analyzers/memory/mem_sample.cpp and
+// Memory sample lines (JSON objects, one a line; src/memory/mem_sample.cpp and
 // sample_reader.cpp) read as a stream among log text, the sample set they fill, the
 // per-device analysis, and the byte sizes ("2.00 GiB", "5620(Byte)") logs write.
-#include "analyzers/memory/byte_size.hpp"
-#include "analyzers/memory/mem_report.hpp"
-#include "analyzers/memory/mem_sample.hpp"
-#include "analyzers/memory/sample_reader.hpp"
-#include "analyzers/memory/sample_set.hpp"
+#include "core/byte_size.hpp"
+#include "memory/mem_report.hpp"
+#include "memory/mem_sample.hpp"
+#include "memory/sample_reader.hpp"
+#include "memory/sample_set.hpp"
 #include "fuzz_support.hpp"
 #include "npu_doctor/text.hpp"
 

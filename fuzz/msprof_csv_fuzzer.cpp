@@ -1,9 +1,9 @@
-// msprof / torch_npu / msprof-analyze outputs (src/analyzers/profile): the streaming CSV
+// msprof / torch_npu / msprof-analyze outputs (src/profile): the streaming CSV
 // reader, each table reader (columns found by header name, cells that are not numbers),
 // and cluster_communication.json read as a stream. The first byte picks the reader.
-#include "analyzers/profile/csv_reader.hpp"
-#include "analyzers/profile/profile_accumulator.hpp"
-#include "analyzers/profile/profile_inputs.hpp"
+#include "profile/csv_reader.hpp"
+#include "profile/profile_accumulator.hpp"
+#include "profile/profile_inputs.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

@@ -2,7 +2,7 @@
 // docs/json-node-summary-v1.md), then the merge of what was read with itself, which is
 // where the numbers in a summary (counts, ranks, time stamps) are used.
 #include "fuzz_support.hpp"
-#include "npu_doctor/node_summary.hpp"
+#include "fleet/node_summary.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   using namespace npu_doctor;

@@ -1,7 +1,7 @@
 // `npu-smi info` in every layout, "Key : Value" outputs of `npu-smi info -t ...`, and the
-// memory samples `mem watch` makes from them (src/parse/npu_smi.cpp,
-// src/analyzers/memory/npu_smi_watch.cpp).
-#include "analyzers/memory/npu_smi_watch.hpp"
+// memory samples `mem watch` makes from them (src/core/npu_smi.cpp,
+// src/memory/npu_smi_watch.cpp).
+#include "memory/npu_smi_watch.hpp"
 #include "fuzz_support.hpp"
 #include "npu_doctor/parse/npu_smi.hpp"
 

@@ -1,8 +1,8 @@
-// Rank tables (hccl.json, versions 1.0/1.1/1.2/2.0; src/analyzers/hccl/ranktable.cpp and
+// Rank tables (hccl.json, versions 1.0/1.1/1.2/2.0; src/hccl/ranktable.cpp and
 // json_positions.cpp): JSON with a position for every value, duplicate keys, deep nesting,
 // and every finding the checks raise from the built-in knowledge base.
-#include "analyzers/hccl/json_positions.hpp"
-#include "analyzers/hccl/ranktable.hpp"
+#include "hccl/json_positions.hpp"
+#include "hccl/ranktable.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

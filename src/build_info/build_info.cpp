@@ -1,4 +1,4 @@
-#include "npu_doctor/build_info.hpp"
+#include "build_info.hpp"
 
 #include <archive.h>
 #include <hs/hs.h>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bundle/probe_record.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 
 namespace npu_doctor::bundle {
 

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "analyzers/hccl/hccn_live.hpp"
+#include "hccl/hccn_live.hpp"
 #include "bundle/bundle_archive.hpp"
 #include "bundle/probe_record.hpp"
 #include "bundle/redaction.hpp"
@@ -21,12 +21,12 @@
 #include "bundle/staged_member.hpp"
 #include "checks/check_runner.hpp"
 #include "checks/compatibility.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "npu_doctor/parse/npu_smi.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/render.hpp"
 #include "npu_doctor/text.hpp"
 #include "npu_doctor/version.hpp"
-#include "render/check_render.hpp"
+#include "checks/check_render.hpp"
 #include "render/json_stream.hpp"
 #include "core/regex.hpp"
 

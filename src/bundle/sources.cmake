@@ -1,8 +1,7 @@
 # npu-doctor bundle (docs/bundle.md): redaction (rules in data/redaction.yaml), the probe
 # record/replay behind `check --root BUNDLE`, the archive, log selection, report.md and
 # the collector; the redaction rules and report templates are embedded at build time.
-target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/src/core)
-target_sources(npu_doctor_objects PRIVATE
+target_sources(npu_doctor_bundle PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
   ${CMAKE_CURRENT_LIST_DIR}/redaction.cpp
   ${CMAKE_CURRENT_LIST_DIR}/staged_member.cpp
@@ -15,8 +14,8 @@ embed_files(EMBEDDED_BUNDLE_DATA_SRC embedded_bundle_data
   ${PROJECT_SOURCE_DIR}/data/redaction.yaml
   ${PROJECT_SOURCE_DIR}/data/bundle-report.en.md
   ${PROJECT_SOURCE_DIR}/data/bundle-report.zh.md)
-target_sources(npu_doctor_objects PRIVATE ${EMBEDDED_BUNDLE_DATA_SRC})
-target_link_libraries(npu_doctor_objects PUBLIC PkgConfig::NETTLE)
+target_sources(npu_doctor_bundle PRIVATE ${EMBEDDED_BUNDLE_DATA_SRC})
+target_link_libraries(npu_doctor_bundle PUBLIC PkgConfig::NETTLE)
 
 target_include_directories(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/cmd_bundle.cpp)
+target_sources(npu-doctor PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cmd_bundle.cpp)

@@ -14,7 +14,7 @@
 #include "checks/check_report.hpp"
 #include "checks/compatibility.hpp"
 #include "checks/identity.hpp"
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 #include "checks/version_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/parse/npu_smi.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 namespace {

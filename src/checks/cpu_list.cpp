@@ -1,6 +1,6 @@
 #include "checks/cpu_list.hpp"
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "checks/proc_files.hpp"
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 namespace {

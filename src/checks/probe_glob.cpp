@@ -1,6 +1,6 @@
 #include "checks/probe_glob.hpp"
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 

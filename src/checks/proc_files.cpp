@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 

@@ -1,6 +1,6 @@
 #include "checks/toolkit.hpp"
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 #include "checks/version_files.hpp"
 
 namespace npu_doctor::checks {

@@ -1,6 +1,6 @@
 #include "checks/version_files.hpp"
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 #include "npu_doctor/parse/npu_smi.hpp"
 
 namespace npu_doctor::checks {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::checks {
 

@@ -1,7 +1,7 @@
 #include "common.hpp"
 
 #include "exit_codes.hpp"
-#include "npu_doctor/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "npu_doctor/duration.hpp"
 #include "npu_doctor/install_paths.hpp"
 #include "npu_doctor/probe.hpp"

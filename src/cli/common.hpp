@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "npu_doctor/knowledge_base.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/render.hpp"
 #include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::cli {

@@ -4,9 +4,9 @@
 
 #include "common.hpp"
 #include "exit_codes.hpp"
-#include "npu_doctor/render.hpp"
-#include "render/html_attachment_loader.hpp"
-#include "render/prometheus/prometheus_render.hpp"
+#include "diagnosis/render.hpp"
+#include "incident_page/html_attachment_loader.hpp"
+#include "diagnosis/diagnosis_prometheus.hpp"
 
 namespace npu_doctor::cli {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "common.hpp"
-#include "npu_doctor/diagnosis.hpp"
-#include "render/html_report.hpp"
+#include "diagnosis/diagnosis.hpp"
+#include "incident_page/html_report.hpp"
 
 namespace npu_doctor::cli {
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <string>
 
-#include "npu_doctor/node_summary.hpp"
+#include "node_summary.hpp"
 
 namespace npu_doctor {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/finding_collector.hpp"
-#include "npu_doctor/node_summary.hpp"
+#include "node_summary.hpp"
 #include "npu_doctor/kb_ids.hpp"
 
 namespace npu_doctor {

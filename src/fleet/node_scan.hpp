@@ -10,7 +10,7 @@
 #include <string_view>
 #include <thread>
 
-#include "npu_doctor/node_summary.hpp"
+#include "node_summary.hpp"
 
 namespace npu_doctor {
 

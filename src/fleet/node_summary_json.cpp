@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "json_number.hpp"
-#include "npu_doctor/node_summary.hpp"
+#include "node_summary.hpp"
 #include "render/json_stream.hpp"
 
 namespace npu_doctor {

@@ -1,8 +1,7 @@
 # npu-doctor cluster and merge (docs/cluster-run.md): node summaries, their merge, and how
 # they travel. The plain binary is a single node (and execs npu-doctor-mpi under mpirun);
 # npu-doctor-mpi, built when Open MPI is installed, gathers the summaries over MPI.
-target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu_doctor_objects PRIVATE
+target_sources(npu_doctor_fleet PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/node_summary_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_merge.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_scan.cpp
@@ -10,8 +9,8 @@ target_sources(npu_doctor_objects PRIVATE
 target_include_directories(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_sources(npu-doctor PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/local_transport.cpp
-  ${PROJECT_SOURCE_DIR}/src/cli/cmd_cluster.cpp
-  ${PROJECT_SOURCE_DIR}/src/cli/cmd_merge.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_cluster.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_merge.cpp)
 
 set(NPU_DOCTOR_MPI "AUTO" CACHE STRING "Build npu-doctor-mpi: AUTO (when Open MPI is found), ON, OFF")
 if(NOT NPU_DOCTOR_MPI STREQUAL "OFF")
@@ -26,7 +25,8 @@ if(NOT NPU_DOCTOR_MPI STREQUAL "OFF")
       ${PROJECT_SOURCE_DIR}/src/cli/common.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/duration_option.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/diagnosis_output.cpp
-      ${PROJECT_SOURCE_DIR}/src/cli/cmd_cluster.cpp
+      ${PROJECT_SOURCE_DIR}/src/incident_page/html_attachment_loader.cpp
+      ${CMAKE_CURRENT_LIST_DIR}/cmd_cluster.cpp
       ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp)
     target_include_directories(npu-doctor-mpi PRIVATE ${PROJECT_SOURCE_DIR}/src)
     # The C API only: without these, mpi.h pulls in the deprecated C++ bindings.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "isolate/isolation.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 
 namespace npu_doctor::isolate {
 

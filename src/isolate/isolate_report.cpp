@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "core/finding_set.hpp"
-#include "analyzers/hccl/findings_text.hpp"
-#include "analyzers/hccl/hccl_render.hpp"
+#include "hccl/findings_text.hpp"
+#include "hccl/hccl_render.hpp"
 #include "npu_doctor/kb_ids.hpp"
 #include "npu_doctor/ui_words.hpp"
 

@@ -8,7 +8,7 @@
 #include "isolate/isolation.hpp"
 #include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
-#include "npu_doctor/render.hpp"
+#include "npu_doctor/render_options.hpp"
 
 namespace npu_doctor::isolate {
 

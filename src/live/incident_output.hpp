@@ -7,7 +7,7 @@
 #include <string>
 
 #include "live/watcher.hpp"
-#include "npu_doctor/render.hpp"
+#include "npu_doctor/render_options.hpp"
 
 namespace npu_doctor::live {
 

@@ -16,7 +16,7 @@
 #include "core/kb_matcher.hpp"
 #include "live/incremental_scan.hpp"
 #include "live/job_process.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 
 namespace npu_doctor::live {
 

@@ -13,7 +13,7 @@
 #include "core/scanner.hpp"
 #include "live/file_follower.hpp"
 #include "live/incremental_scan.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 
 namespace npu_doctor::live {
 

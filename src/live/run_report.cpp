@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "render/html_report.hpp"
+#include "incident_page/html_report.hpp"
 
 namespace npu_doctor::live {
 namespace {

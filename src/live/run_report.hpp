@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "live/job_run.hpp"
-#include "npu_doctor/render.hpp"
+#include "npu_doctor/render_options.hpp"
 
 namespace npu_doctor::live {
 

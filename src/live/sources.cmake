@@ -1,8 +1,8 @@
 # npu-doctor run and watch (docs/run-watch.md): incremental scanning of streams that are
 # still being written, following growing logs (inotify, polling), the wrapped job
 # (pseudo-terminals, signals, hangs) and the incidents watch reports.
-target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu_doctor_objects PRIVATE
+target_sources(npu_doctor_live PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/prometheus_watch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/incremental_scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_follower.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_sources.cpp
@@ -17,4 +17,4 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/watcher.cpp)
 
 target_include_directories(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/cmd_run.cpp ${PROJECT_SOURCE_DIR}/src/cli/cmd_watch.cpp)
+target_sources(npu-doctor PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cmd_run.cpp ${CMAKE_CURRENT_LIST_DIR}/cmd_watch.cpp)

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "checks/text_util.hpp"
+#include "core/text_util.hpp"
 
 namespace npu_doctor::net {
 namespace {

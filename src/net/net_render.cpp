@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "analyzers/hccl/findings_text.hpp"
-#include "analyzers/hccl/hccl_render.hpp"
+#include "hccl/findings_text.hpp"
+#include "hccl/hccl_render.hpp"
 #include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::net {

@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "net/net_analysis.hpp"
-#include "npu_doctor/render.hpp"
+#include "npu_doctor/render_options.hpp"
 
 namespace npu_doctor::net {
 

@@ -1,7 +1,6 @@
 # npu-doctor net serve|test (docs/net.md): TCP reachability, latency and throughput
 # between nodes over POSIX sockets, the all-pairs matrix, the analysis and the renderers.
-target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu_doctor_objects PRIVATE
+target_sources(npu_doctor_net PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/endpoint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/units.cpp
   ${CMAKE_CURRENT_LIST_DIR}/socket.cpp
@@ -13,4 +12,4 @@ target_sources(npu_doctor_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/net_render.cpp)
 
 target_include_directories(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu-doctor PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/cmd_net.cpp)
+target_sources(npu-doctor PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cmd_net.cpp)

@@ -1,12 +1,8 @@
-# The incident report (`--html FILE` on diagnose, cluster and merge; docs/html-report.md):
-# the page's sections, the cluster timeline, what can be attached (memory, profile, check),
-# and the chart pieces it shares with the mem and profile pages.
-target_include_directories(npu_doctor_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_sources(npu_doctor_objects PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/html_verdict.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/html_evidence.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/html_timeline.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/html_attachments.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/html_attachment_loader.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/mem_chart.cpp
+# What every feature's renderers share: text wrapping (CJK-aware), the JSON writer and a
+# finding as JSON, SVG bar charts; the Prometheus writer is in prometheus/.
+target_sources(npu_doctor_render PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/text_layout.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_stream.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/finding_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/finding_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/svg_bar_chart.cpp)

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "checks/check_test_support.hpp"
-#include "render/check_render.hpp"
+#include "checks/check_render.hpp"
 
 namespace npu_doctor::checks {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <deque>
 
-#include "npu_doctor/cluster.hpp"
+#include "diagnosis/cluster.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

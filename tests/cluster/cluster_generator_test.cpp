@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "npu_doctor/probe.hpp"
 #include "support/test_support.hpp"
 

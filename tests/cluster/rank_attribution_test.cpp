@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "npu_doctor/cluster.hpp"
+#include "diagnosis/cluster.hpp"
 
 namespace npu_doctor {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "npu_doctor/atc.hpp"
+#include "compile/atc.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

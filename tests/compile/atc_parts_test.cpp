@@ -1,9 +1,9 @@
 // The pieces of `atc`: the command line, operator layouts, check_result.json.
 #include <gtest/gtest.h>
 
-#include "analyzers/compile/atc_command.hpp"
-#include "analyzers/compile/atc_operators.hpp"
-#include "analyzers/compile/atc_outputs.hpp"
+#include "compile/atc_command.hpp"
+#include "compile/atc_operators.hpp"
+#include "compile/atc_outputs.hpp"
 
 namespace npu_doctor::atc_detail {
 namespace {

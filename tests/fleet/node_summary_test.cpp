@@ -8,7 +8,7 @@
 
 #include "fleet/node_scan.hpp"
 #include "fleet_test_support.hpp"
-#include "npu_doctor/node_summary.hpp"
+#include "fleet/node_summary.hpp"
 
 namespace npu_doctor {
 namespace {

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <fstream>
 
-#include "analyzers/hccl/hccl_test_output.hpp"
+#include "hccl/hccl_test_output.hpp"
 #include "hardening/bounded_run.hpp"
 #include "support/test_support.hpp"
 

@@ -5,9 +5,9 @@
 // it silently gave INT_MIN. Each test feeds the exact input to the same parser.
 #include <gtest/gtest.h>
 
-#include "analyzers/compile/atc_outputs.hpp"
+#include "compile/atc_outputs.hpp"
 #include "json_number.hpp"
-#include "npu_doctor/node_summary.hpp"
+#include "fleet/node_summary.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "analyzers/profile/profile_accumulator.hpp"
+#include "profile/profile_accumulator.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor::profile_detail {

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "analyzers/hccl/env_check.hpp"
+#include "hccl/env_check.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 

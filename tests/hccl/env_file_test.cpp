@@ -2,7 +2,7 @@
 // /proc/<pid>/environ, and npu-doctor's own capture.
 #include <gtest/gtest.h>
 
-#include "analyzers/hccl/env_file.hpp"
+#include "hccl/env_file.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 

@@ -30,7 +30,7 @@ std::set<std::string> ids_in_sources() {
   const std::filesystem::path src = std::filesystem::path(NPU_DOCTOR_KB_DIR).parent_path() / "src";
   const std::regex constant(R"re(kb_id::((?:hccl_config|net|isolate)::[A-Za-z0-9_]+))re");
   std::set<std::string> named;
-  for (const char* dir : {"analyzers/hccl", "net", "isolate"}) {
+  for (const char* dir : {"hccl", "net", "isolate"}) {
     for (const auto& f : std::filesystem::directory_iterator(src / dir)) {
       const std::string text = read_file(f.path());
       for (std::sregex_iterator it(text.begin(), text.end(), constant), end; it != end; ++it) named.insert((*it)[1].str());

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "analyzers/hccl/hccl_test_check.hpp"
-#include "analyzers/hccl/hccl_test_output.hpp"
-#include "analyzers/hccl/input_file.hpp"
+#include "hccl/hccl_test_check.hpp"
+#include "hccl/hccl_test_output.hpp"
+#include "hccl/input_file.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 

@@ -4,7 +4,7 @@
 // tested without any process.
 #include <gtest/gtest.h>
 
-#include "analyzers/hccl/hccn_live.hpp"
+#include "hccl/hccn_live.hpp"
 #include "bundle/probe_record.hpp"
 #include "core/npu_smi_query.hpp"
 #include "isolate/device_list.hpp"

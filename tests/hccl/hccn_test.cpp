@@ -2,8 +2,8 @@
 // what `hccl hccn` concludes from it.
 #include <gtest/gtest.h>
 
-#include "analyzers/hccl/hccn_check.hpp"
-#include "analyzers/hccl/hccn_output.hpp"
+#include "hccl/hccn_check.hpp"
+#include "hccl/hccn_output.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 

@@ -1,7 +1,7 @@
 // Positions of JSON values and parse errors, which every rank-table message relies on.
 #include <gtest/gtest.h>
 
-#include "analyzers/hccl/json_positions.hpp"
+#include "hccl/json_positions.hpp"
 
 namespace npu_doctor::hccl {
 namespace {

@@ -2,7 +2,7 @@
 // column and JSON path.
 #include <gtest/gtest.h>
 
-#include "analyzers/hccl/ranktable.hpp"
+#include "hccl/ranktable.hpp"
 #include "hccl/hccl_test_support.hpp"
 #include "support/test_support.hpp"
 

@@ -1,7 +1,7 @@
-// split_incidents: which inputs are one failing run (include/npu_doctor/incidents.hpp).
+// split_incidents: which inputs are one failing run (src/diagnosis/incidents.hpp).
 #include <gtest/gtest.h>
 
-#include "npu_doctor/incidents.hpp"
+#include "diagnosis/incidents.hpp"
 
 namespace npu_doctor {
 namespace {

@@ -8,7 +8,8 @@
 
 #include "kb_matcher.hpp"
 #include "npu_doctor/kb_lint.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/render.hpp"
+#include "explain/explain.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/byte_size.hpp"
-#include "analyzers/memory/duration.hpp"
+#include "core/byte_size.hpp"
+#include "core/duration.hpp"
 
 namespace npu_doctor::mem {
 namespace {

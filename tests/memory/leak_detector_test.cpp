@@ -2,7 +2,7 @@
 // contract of the issue: no leak is ever reported for flat, noisy or saw-tooth series.
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/leak_detector.hpp"
+#include "memory/leak_detector.hpp"
 #include "memory/synthetic_series.hpp"
 
 namespace npu_doctor::mem {

@@ -2,7 +2,8 @@
 // knowledge base recognising the OOM messages.
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/mem_report.hpp"
+#include "diagnosis/memory_log_findings.hpp"
+#include "memory/mem_report.hpp"
 #include "memory/synthetic_series.hpp"
 #include "support/test_support.hpp"
 
@@ -22,7 +23,7 @@ const std::string& pattern_cache() {
 MemReport analyze(const std::vector<std::string>& paths, MemAnalyzeOptions o = {}) {
   o.paths = paths;
   std::vector<KbProblem> problems;
-  MemReport r = analyze_memory(o, testing::builtin_kb(), pattern_cache(), problems);
+  MemReport r = analyze_memory(o, testing::builtin_kb(), memory_log_findings(testing::builtin_kb(), problems, pattern_cache()));
   for (const auto& p : problems) ADD_FAILURE() << p.message;
   return r;
 }

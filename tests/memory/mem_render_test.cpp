@@ -4,8 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "diagnosis/memory_log_findings.hpp"
 #include "memory/synthetic_series.hpp"
-#include "render/mem_render.hpp"
+#include "memory/mem_render.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor::mem {
@@ -40,7 +41,7 @@ const Fixture& fixture() {
     MemAnalyzeOptions o;
     o.paths = {p.string(), log.string()};
     std::vector<KbProblem> problems;
-    x->report = analyze_memory(o, testing::builtin_kb(), "", problems);
+    x->report = analyze_memory(o, testing::builtin_kb(), memory_log_findings(testing::builtin_kb(), problems, ""));
     return x;
   }();
   return *f;

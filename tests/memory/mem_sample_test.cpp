@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/mem_sample.hpp"
+#include "memory/mem_sample.hpp"
 
 namespace npu_doctor::mem {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/mem_verdict_words.hpp"
+#include "memory/mem_verdict_words.hpp"
 
 namespace npu_doctor::mem {
 namespace {

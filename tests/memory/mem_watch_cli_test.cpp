@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzers/memory/mem_sample.hpp"
+#include "memory/mem_sample.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;

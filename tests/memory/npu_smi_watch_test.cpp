@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/npu_smi_watch.hpp"
+#include "memory/npu_smi_watch.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor::mem {

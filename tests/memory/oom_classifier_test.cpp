@@ -1,7 +1,7 @@
 // The guide's OOM table as rules (docs/mem.md), one test per row and per guard.
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/oom_classifier.hpp"
+#include "memory/oom_classifier.hpp"
 
 namespace npu_doctor::mem {
 namespace {

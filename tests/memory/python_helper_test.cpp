@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzers/memory/mem_sample.hpp"
+#include "memory/mem_sample.hpp"
 #include "npu_doctor/probe.hpp"
 #include "support/test_support.hpp"
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/memory/sample_reader.hpp"
-#include "analyzers/memory/sample_set.hpp"
+#include "memory/sample_reader.hpp"
+#include "memory/sample_set.hpp"
 #include "memory/synthetic_series.hpp"
 #include "support/test_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/memory/mem_sample.hpp"
+#include "memory/mem_sample.hpp"
 
 namespace npu_doctor::mem::synth {
 

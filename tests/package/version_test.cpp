@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "kb_snapshot.hpp"
-#include "npu_doctor/build_info.hpp"
+#include "build_info/build_info.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/version.hpp"
 #include "support/test_support.hpp"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzers/profile/csv_reader.hpp"
+#include "profile/csv_reader.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor::profile_detail {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "npu_doctor/profile.hpp"
+#include "profile/profile.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

@@ -13,7 +13,10 @@
 #include "npu_doctor/probe.hpp"
 #include "npu_doctor/version.hpp"
 #include "prometheus/exposition_parser.hpp"
-#include "render/prometheus/prometheus_render.hpp"
+#include "checks/check_prometheus.hpp"
+#include "diagnosis/diagnosis_prometheus.hpp"
+#include "live/watch_prometheus.hpp"
+#include "memory/mem_prometheus.hpp"
 #include "render/prometheus/prometheus_writer.hpp"
 #include "support/test_support.hpp"
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "npu_doctor/probe.hpp"
-#include "render/html_attachment_loader.hpp"
-#include "render/html_report.hpp"
+#include "incident_page/html_attachment_loader.hpp"
+#include "incident_page/html_report.hpp"
 #include "support/html_check.hpp"
 #include "support/test_support.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "finding_collector.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "npu_doctor/finding.hpp"
 #include "scanner.hpp"
 #include "support/test_support.hpp"

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <string>
 
-#include "npu_doctor/diagnosis.hpp"
-#include "npu_doctor/root_cause.hpp"
+#include "diagnosis/diagnosis.hpp"
+#include "diagnosis/root_cause.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

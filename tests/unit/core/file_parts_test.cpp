@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "file_parts.hpp"
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "npu_doctor/diagnosis.hpp"
+#include "diagnosis/diagnosis.hpp"
 #include "npu_doctor/embedded_files.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/render.hpp"
 #include "support/test_support.hpp"
 #include "kb_matcher.hpp"
 #include "word_fallback.hpp"

@@ -3,7 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "npu_doctor/render.hpp"
+#include "diagnosis/render.hpp"
+#include "explain/explain.hpp"
 #include "support/test_support.hpp"
 
 namespace npu_doctor {

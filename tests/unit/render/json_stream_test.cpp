@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "npu_doctor/diagnosis.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/diagnosis.hpp"
+#include "diagnosis/render.hpp"
 #include "render/json_stream.hpp"
 #include "support/test_support.hpp"
 

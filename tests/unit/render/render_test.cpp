@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "npu_doctor/diagnosis.hpp"
-#include "npu_doctor/render.hpp"
+#include "diagnosis/diagnosis.hpp"
+#include "diagnosis/render.hpp"
 #include "support/html_check.hpp"
 #include "support/test_support.hpp"
 

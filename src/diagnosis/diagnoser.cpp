@@ -1,0 +1,466 @@
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "core/file_parts.hpp"
+#include "core/finding_collector.hpp"
+#include "core/input_source.hpp"
+#include "core/kb_matcher.hpp"
+#include "context_meaning.hpp"
+#include "diagnosis.hpp"
+#include "npu_doctor/embedded_files.hpp"
+#include "core/scanner.hpp"
+#include "core/word_fallback.hpp"
+
+namespace npu_doctor {
+
+bool DiagnosisReport::any_input_scanned() const {
+  return std::any_of(inputs.begin(), inputs.end(), [](const InputReport& r) {
+    return r.status == InputStatus::ok || r.status == InputStatus::partial;
+  });
+}
+
+namespace {
+
+std::unique_ptr<WordFallback> word_fallback(const KnowledgeBase& kb, std::optional<std::string_view> model) {
+  if (!model) {
+    const auto files = embedded_word_model();
+    if (files.empty()) return nullptr;
+    model = files.front().content;
+  }
+  return model->empty() ? nullptr : WordFallback::create(kb, *model);
+}
+
+}  // namespace
+
+Diagnoser::Diagnoser(const KnowledgeBase& kb, std::vector<KbProblem>& problems, const std::string& cache_dir,
+                     std::optional<std::string_view> word_model)
+    : kb_(kb),
+      words_(word_fallback(kb, word_model)),
+      matcher_(KbMatcher::build(kb, problems, cache_dir)) {
+  std::string miss;
+  if (const std::size_t misses = matcher_->engine_self_test(&miss); misses > 0) {
+    problems.push_back({"", 0,
+                        "the pattern engine failed its self-test (" + std::to_string(misses) +
+                            " sample lines missed, e.g. \"" + miss.substr(0, 80) +
+                            "\"); results may be incomplete. Rebuild against Intel Hyperscan "
+                            "(libhyperscan-dev) or a fixed Vectorscan; see docs/platform.md",
+                        true});
+  }
+}
+
+Diagnoser::~Diagnoser() = default;
+
+namespace {
+
+// Findings of one stream, indexed by the report's input numbering.
+struct StreamFindings {
+  std::size_t input = 0;
+  std::vector<Finding> findings;
+};
+
+struct ItemResult {
+  std::vector<InputReport> reports;
+  FindingCollector collector;
+  std::vector<StreamFindings> kept;  // per stream, for an item that cannot be read twice
+};
+
+// Lines of a part of a file are numbered from here while it is scanned (the number of its
+// first line in the file is known only when the parts before it are done), then shifted.
+// Far above any real line number, and far enough above 0 for the context lines before it.
+constexpr uint64_t kPartBase = uint64_t{1} << 48;
+
+// The finding that stands for the cluster culprit's error, added when the culprit is a
+// verdict no line states (a silent or missing rank). `which`: the incident's inputs.
+std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const std::optional<ClusterDecision>& cluster,
+                                        const std::vector<InputReport>& inputs, const std::vector<std::size_t>& which) {
+  if (!cluster || !cluster->culprit || cluster->culprit->entry == nullptr) return std::nullopt;
+  const ClusterCulprit& c = *cluster->culprit;
+  if (c.entry->matches_logs) {
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+      const Finding& f = findings[i];
+      if (f.entry == c.entry && (!f.entry->codes.empty() || f.code == c.code)) return i;
+    }
+    return std::nullopt;
+  }
+  Evidence ev;
+  ev.input = inputs.size();
+  ev.path = "(rank " + std::to_string(c.rank) + ": no logs)";
+  uint64_t latest = 0;
+  for (std::size_t i : which) {
+    const InputReport& in = inputs[i];
+    if (!in.rank || *in.rank != c.rank) continue;
+    const auto& t = in.timeline.last_time;
+    const uint64_t when = t ? static_cast<uint64_t>(t->micros) : 1;
+    if (when >= latest) {
+      latest = when;
+      ev.input = i;
+      ev.path = in.path;
+      ev.line = in.lines;
+      ev.time = t;
+      ev.text = "(the log ends here)";
+    }
+  }
+  ev.rank = c.rank;
+  findings.push_back(make_finding(*c.entry, std::move(ev)));
+  return findings.size() - 1;
+}
+
+// Contextual meanings, order, cross-rank verdict over `which` inputs only, root cause,
+// and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
+void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
+              std::optional<ClusterDecision>& cluster, const std::vector<InputReport>& inputs,
+              const std::vector<std::size_t>& which, const KnowledgeBase& kb, const ClusterOptions& options) {
+  std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
+  for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
+  apply_context_meanings(findings, kb, kept);
+  // Presentation order: where each finding first occurs (input, then line).
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
+  });
+  cluster = analyze_cluster(inputs, which, kb, options);
+  root = choose_root_cause(findings, cluster_root(findings, cluster, inputs, which));
+  if (root) settle_relations(findings, *root, inputs, cluster, kb);
+}
+
+}  // namespace
+
+namespace {
+
+// What one worker scans: a whole input, or one part of a large plain file.
+struct Unit {
+  std::size_t item = 0;
+  std::shared_ptr<const SplitFile> file;  // set for a part
+  std::size_t part = 0;
+};
+
+// The parts of one input, once all are scanned, become one input again: line numbers are
+// shifted to the file's, reports and timelines joined in order.
+void join_parts(std::vector<ItemResult>& parts, ItemResult& joined) {
+  InputReport whole = std::move(parts.front().reports.front());
+  uint64_t lines = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    ItemResult& part = parts[k];
+    // Lines of part k were numbered from kPartBase; the file's number of its first line is lines + 1.
+    const uint64_t shift = lines + 1;
+    auto fix = [&](uint64_t& n) { n = n - kPartBase + shift; };
+    part.collector.shift_lines(fix);
+    InputReport& r = part.reports.front();
+    for (auto& ev : r.timeline.events) fix(ev.line);
+    if (k > 0) {
+      whole.bytes += r.bytes;
+      if (r.status != InputStatus::ok && whole.status == InputStatus::ok) {
+        whole.status = r.status;
+        whole.note = r.note;
+      }
+      if (!whole.timeline.first_time) whole.timeline.first_time = r.timeline.first_time;
+      if (r.timeline.last_time) whole.timeline.last_time = r.timeline.last_time;
+      for (auto& ev : r.timeline.events) {
+        if (whole.timeline.events.size() >= InputTimeline::kMaxEvents) break;
+        const bool seen = std::any_of(whole.timeline.events.begin(), whole.timeline.events.end(), [&](const TimelineEvent& e) {
+          return e.entry == ev.entry && e.code == ev.code;
+        });
+        if (!seen) whole.timeline.events.push_back(std::move(ev));
+      }
+    } else {
+      for (auto& ev : whole.timeline.events) fix(ev.line);
+    }
+    lines += r.lines;
+    joined.collector.merge(std::move(part.collector));
+  }
+  whole.lines = lines;
+  joined.reports.push_back(std::move(whole));
+}
+
+// Scans the items on `jobs` threads (`make_scan` gives each thread its scan function, with
+// its own scanner) and hands each result to `merge` in item order, as soon as the next one
+// is done: deterministic whatever the threads do, and only the items finished out of
+// order wait in memory.
+template <typename Result>
+void scan_in_order(std::size_t items, unsigned jobs,
+                   const std::function<std::function<Result(std::size_t)>()>& make_scan,
+                   const std::function<void(std::size_t, Result&&)>& merge) {
+  std::mutex mu;
+  std::map<std::size_t, Result> done;
+  std::size_t next_to_merge = 0;
+  std::atomic<std::size_t> next_item{0};
+  auto worker = [&] {
+    const auto scan_item = make_scan();
+    for (std::size_t i; (i = next_item.fetch_add(1)) < items;) {
+      Result result = scan_item(i);
+      std::lock_guard lock(mu);
+      done.emplace(i, std::move(result));
+      for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
+        merge(next_to_merge, std::move(it->second));
+        done.erase(it);
+        ++next_to_merge;
+      }
+    }
+  };
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, items)));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+
+DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
+  DiagnosisReport report;
+  report.kb_version = kb_.version();
+  report.kb_entries = kb_.entry_count();
+  Enumeration inputs = enumerate_inputs(options.paths);
+
+  ScanOptions scan;
+  scan.before = options.before;
+  scan.after = options.after;
+  scan.max_evidence = std::max<std::size_t>(1, options.max_evidence);
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  // Work units: every input, except that a large plain file is cut into parts when there
+  // are threads to spare for it. Without such a file (many small inputs) unit u is item u
+  // and no list of units is kept.
+  std::vector<Unit> units;
+  std::vector<std::size_t> parts_of(inputs.items.size(), 1);
+  for (std::size_t i = 0; i < inputs.items.size(); ++i) {
+    std::shared_ptr<const SplitFile> file;
+    if (jobs > 1) file = SplitFile::open(inputs.items[i], jobs, options.split_min_part);
+    if (!file) {
+      if (!units.empty()) units.push_back({i, nullptr, 0});
+      continue;
+    }
+    if (units.empty()) {
+      units.reserve(i);
+      for (std::size_t k = 0; k < i; ++k) units.push_back({k, nullptr, 0});
+    }
+    parts_of[i] = file->parts.size();
+    for (std::size_t k = 0; k < file->parts.size(); ++k) units.push_back({i, file, k});
+  }
+  const std::size_t unit_count = units.empty() ? inputs.items.size() : units.size();
+  auto unit_at = [&](std::size_t u) { return units.empty() ? Unit{u, nullptr, 0} : units[u]; };
+
+  // Stdin and FIFOs cannot be read twice: for the incident split, their findings are kept
+  // per stream from this reading.
+  std::map<std::size_t, std::vector<StreamFindings>> unrepeatable;
+  auto keep_streams = [&](std::size_t i) {
+    std::error_code ec;
+    return options.split_incidents &&
+           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].display, ec));
+  };
+  std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
+
+  // Units are scanned in parallel and merged strictly in input order, as soon as the next
+  // input is complete, so results are deterministic and memory stays bounded.
+  FindingCollector all(scan.max_evidence);
+  std::mutex mu;
+  std::map<std::size_t, std::vector<std::optional<ItemResult>>> done;  // item -> its parts
+  std::size_t next_to_merge = 0;
+  auto merge_ready = [&] {
+    for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
+      auto& parts = it->second;
+      if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.has_value(); })) break;
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
+      if (parts.size() == 1) {
+        result = std::move(*parts.front());
+      } else {
+        std::vector<ItemResult> ready;
+        for (auto& p : parts) ready.push_back(std::move(*p));
+        join_parts(ready, result);
+      }
+      const std::size_t base = report.inputs.size();
+      item_base[next_to_merge] = base;
+      result.collector.offset_inputs(base);
+      if (keep_streams(next_to_merge)) {
+        for (auto& k : result.kept) {
+          k.input += base;
+          for (auto& f : k.findings) {
+            for (auto& e : f.evidence) e.input += base;
+          }
+        }
+        unrepeatable[next_to_merge] = std::move(result.kept);
+      }
+      all.merge(std::move(result.collector));
+      for (auto& r : result.reports) report.inputs.push_back(std::move(r));
+      // A plain file's path is its report's now: the item's copy is freed (one string per
+      // input less at 100,000 inputs) and read back from the report if pass 2 needs it.
+      InputItem& item = inputs.items[next_to_merge];
+      if (result.reports.size() == 1 && !item.is_stdin && report.inputs[base].path == item.display) {
+        std::string().swap(item.display);
+      }
+      done.erase(it);
+      ++next_to_merge;
+    }
+  };
+
+  // One report per item at least (archives add more): reserved, the vector does not
+  // double past what 100,000 inputs need.
+  report.inputs.reserve(inputs.items.size() + inputs.problems.size());
+  std::atomic<std::size_t> next_unit{0};
+  auto worker = [&] {
+    Scanner scanner(*matcher_, scan, words_.get());
+    for (std::size_t u; (u = next_unit.fetch_add(1)) < unit_count;) {
+      const Unit unit = unit_at(u);
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
+      if (!unit.file) {
+        const bool keep = keep_streams(unit.item);
+        visit_streams(
+            inputs.items[unit.item],
+            [&](ByteStream& stream, InputReport& r) {
+              if (!keep) {
+                scanner.scan(stream, result.reports.size(), r, result.collector);
+                return;
+              }
+              FindingCollector one(scan.max_evidence);
+              scanner.scan(stream, result.reports.size(), r, one);
+              result.kept.push_back({result.reports.size(), one.findings()});
+              result.collector.merge(std::move(one));
+            },
+            result.reports);
+      } else {
+        const FilePart range = unit.file->parts[unit.part];
+        FileRangeStream stream(unit.file->fd, range.begin, range.end);
+        FileRangeStream after(unit.file->fd, range.end, unit.file->size);
+        ScanStart start;
+        start.first_line = kPartBase;
+        start.whole_input = unit.part == 0;
+        start.lookahead = &after;
+        if (unit.part > 0) start.tail = lines_before(unit.file->fd, range.begin, scan.before, kPartBase - 1, scan.max_text);
+        InputReport r = input_report(inputs.items[unit.item].display, "file");
+        scanner.scan(stream, 0, r, result.collector, start);
+        result.reports.push_back(std::move(r));
+      }
+      std::lock_guard lock(mu);
+      auto& slots = done[unit.item];
+      slots.resize(parts_of[unit.item]);
+      slots[unit.file ? unit.part : 0] = std::move(result);
+      merge_ready();
+    }
+  };
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, unit_count)));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+
+  const std::size_t streams = report.inputs.size();
+  for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
+  // What pass 2 needs of the items, kept small: an item whose path its one report holds is
+  // read back from the report; only the others (stdin, archives, parts) stay whole. The
+  // item list (40 bytes an input) is freed before the incident split, the peak.
+  const std::size_t item_count = inputs.items.size();
+  std::map<std::size_t, InputItem> kept_items;
+  for (std::size_t i = 0; i < item_count; ++i) {
+    if (!inputs.items[i].display.empty() || inputs.items[i].is_stdin) kept_items[i] = std::move(inputs.items[i]);
+  }
+  std::vector<InputItem>().swap(inputs.items);
+  std::vector<uint32_t> first_input;  // item_base, in 4 bytes an item when it fits
+  if (report.inputs.size() <= UINT32_MAX) {
+    first_input.reserve(item_base.size());
+    for (std::size_t b : item_base) first_input.push_back(static_cast<uint32_t>(b));
+    std::vector<std::size_t>().swap(item_base);
+  }
+  auto base_of = [&](std::size_t i) { return first_input.empty() ? item_base[i] : std::size_t{first_input[i]}; };
+  report.findings = all.take();
+  report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
+  if (!options.split_incidents) {
+    conclude_diagnosis(report, kb_, options.cluster);
+    return report;
+  }
+  std::vector<Incident> split = split_incidents(report.inputs, options.incidents);
+  if (split.size() <= 1) {
+    conclude_diagnosis(report, kb_, options.cluster);
+    IncidentReport one;
+    if (!split.empty()) one.incident = std::move(split.front());
+    one.findings = report.findings;
+    one.root = report.root;
+    one.cluster = report.cluster;
+    if (!one.incident.inputs.empty()) report.incidents.push_back(std::move(one));
+    return report;
+  }
+
+  // Pass 2, only when the inputs hold several runs: each incident's findings of its own
+  // inputs (memory stays one collector per incident, not one per input).
+  std::vector<std::size_t> incident_of(streams, split.size() - 1);
+  for (std::size_t k = 0; k < split.size(); ++k) {
+    for (std::size_t i : split[k].inputs) {
+      if (i < streams) incident_of[i] = k;
+    }
+  }
+  std::vector<FindingCollector> per_incident(split.size(), FindingCollector(scan.max_evidence));
+  scan_in_order<std::vector<StreamFindings>>(
+      item_count, jobs,
+      [&] {
+        return [&, scanner = std::make_shared<Scanner>(*matcher_, scan)](std::size_t i) {
+          std::vector<StreamFindings> out;
+          if (unrepeatable.count(i)) return out;
+          std::vector<InputReport> reports;
+          InputItem item;
+          if (auto it = kept_items.find(i); it != kept_items.end()) item = it->second;
+          else item.display = report.inputs[base_of(i)].path;
+          visit_streams(
+              item,
+              [&](ByteStream& stream, InputReport& r) {
+                const std::size_t index = base_of(i) + reports.size();
+                FindingCollector c(scan.max_evidence);
+                scanner->scan(stream, index, r, c);
+                out.push_back({index, c.take()});
+              },
+              reports);
+          return out;
+        };
+      },
+      [&](std::size_t i, std::vector<StreamFindings>&& found) {
+        if (auto it = unrepeatable.find(i); it != unrepeatable.end()) found = std::move(it->second);
+        for (auto& s : found) {
+          // A file that changed since the first pass may have more streams: the latest run.
+          const std::size_t k = s.input < streams ? incident_of[s.input] : split.size() - 1;
+          per_incident[k].merge(std::move(s.findings));
+        }
+      });
+
+  for (std::size_t k = 0; k < split.size(); ++k) {
+    IncidentReport ir;
+    ir.number = k + 1;
+    ir.incident = std::move(split[k]);
+    ir.findings = per_incident[k].take();
+    conclude_incident(ir, report.inputs, kb_, options.cluster);
+    report.incidents.push_back(std::move(ir));
+  }
+  std::size_t shown = report.incidents.size() - 1;
+  for (std::size_t k = report.incidents.size(); k-- > 0;) {
+    if (report.incidents[k].root) {
+      shown = k;
+      break;
+    }
+  }
+  show_incident(report, shown);
+  return report;
+}
+
+void show_incident(DiagnosisReport& report, std::size_t index) {
+  if (index >= report.incidents.size()) return;
+  const IncidentReport& ir = report.incidents[index];
+  report.shown = index;
+  report.findings = ir.findings;
+  report.root = ir.root;
+  report.cluster = ir.cluster;
+}
+
+void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
+  std::vector<std::size_t> all(report.inputs.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  conclude(report.findings, report.root, report.cluster, report.inputs, all, kb, cluster);
+}
+
+void conclude_incident(IncidentReport& incident, const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+                       const ClusterOptions& cluster) {
+  conclude(incident.findings, incident.root, incident.cluster, inputs, incident.incident.inputs, kb, cluster);
+}
+
+}  // namespace npu_doctor

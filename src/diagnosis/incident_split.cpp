@@ -1,0 +1,284 @@
+// Splitting inputs into incidents (one failing run each): the rules are in
+// src/diagnosis/incidents.hpp and docs/incidents.md.
+#include "incidents.hpp"
+#include "npu_doctor/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <set>
+
+namespace npu_doctor {
+namespace {
+
+std::string_view base_name(std::string_view path) {
+  const auto slash = path.find_last_of("/:");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// The directory part of a display path ("a.tar.gz:job/rank_0/x.log" -> "a.tar.gz:job/rank_0").
+std::string_view dir_name(std::string_view path) {
+  const auto slash = path.find_last_of("/:");
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A directory named for a job: job-1234, job_a, jobid-7, job42 (not "jobs" or "job").
+bool is_job_dir(std::string_view comp) {
+  std::string lower(comp);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view rest(lower);
+  if (rest.rfind("jobid", 0) == 0) rest.remove_prefix(5);
+  else if (rest.rfind("job", 0) == 0) rest.remove_prefix(3);
+  else return false;
+  if (!rest.empty() && (rest.front() == '-' || rest.front() == '_')) return rest.size() > 1;
+  return std::any_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string job_of(std::string_view path) {
+  const std::string_view dir = dir_name(path);
+  std::size_t begin = 0;
+  while (begin <= dir.size()) {
+    std::size_t end = dir.find_first_of("/:", begin);
+    if (end == std::string_view::npos) end = dir.size();
+    const std::string_view comp = dir.substr(begin, end - begin);
+    if (is_job_dir(comp)) return std::string(comp);
+    begin = end + 1;
+  }
+  return {};
+}
+
+// Path components two directories share from the start.
+std::size_t shared_components(std::string_view a, std::string_view b) {
+  std::size_t n = 0, i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) {
+    if (a[i] == '/' || a[i] == ':') ++n;
+    ++i;
+  }
+  if ((i == a.size() || a[i] == '/' || a[i] == ':') && (i == b.size() || b[i] == '/' || b[i] == ':') && i > 0) ++n;
+  return n;
+}
+
+// Where an input's start or end time comes from. Facts keep this and the time's micros
+// only (a Timestamp copy holds its text on the heap: two per input were most of the
+// memory of a 100,000-input split); the Timestamp is read again when an incident takes it.
+enum class TimeSource : unsigned char { none, plog_name, first_line, last_line };
+
+struct Facts {  // one per input: ordered to leave no padding but the tail's
+  int64_t start_us = 0, end_us = 0;  // valid when the source is not none (then dated)
+  std::optional<long> pid;
+  uint32_t index = 0;
+  uint32_t job = 0;  // index into the split's job names
+  TimeSource start = TimeSource::none, end = TimeSource::none;
+};
+
+std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
+  switch (source) {
+    case TimeSource::plog_name:
+      if (auto p = parse_plog_name(in.path)) return p->start;
+      return std::nullopt;
+    case TimeSource::first_line: return in.timeline.first_time;
+    case TimeSource::last_line: return in.timeline.last_time;
+    case TimeSource::none: break;
+  }
+  return std::nullopt;
+}
+
+struct Building {
+  Incident incident;
+  int64_t end_us = 0;
+  std::vector<const Facts*> members;
+};
+
+void add_member(Building& b, const Facts& f, const std::vector<InputReport>& inputs) {
+  b.members.push_back(&f);
+  b.incident.inputs.push_back(f.index);
+  const auto& first = b.incident.first_time;
+  if (f.start != TimeSource::none && (!dated(first) || f.start_us < first->micros)) {
+    b.incident.first_time = time_of(f.start, inputs[f.index]);
+  }
+  const auto& last = b.incident.last_time;
+  if (f.end != TimeSource::none && (!dated(last) || f.end_us > last->micros)) {
+    b.incident.last_time = time_of(f.end, inputs[f.index]);
+  }
+  if (f.end != TimeSource::none) b.end_us = std::max(b.end_us, f.end_us);
+}
+
+// The same rank on the same host in another process: the job was started again.
+bool conflicts(const Building& b, const Facts& f, const std::vector<InputReport>& inputs) {
+  const InputReport& in = inputs[f.index];
+  if (!in.rank || !f.pid) return false;
+  return std::any_of(b.members.begin(), b.members.end(), [&](const Facts* m) {
+    const InputReport& other = inputs[m->index];
+    return other.rank == in.rank && other.host == in.host && m->pid && *m->pid != *f.pid;
+  });
+}
+
+}  // namespace
+
+std::optional<PlogName> parse_plog_name(std::string_view path) {
+  std::string_view name = base_name(path);
+  if (name.rfind("plog-", 0) == 0) name.remove_prefix(5);
+  else if (name.rfind("device-", 0) == 0) name.remove_prefix(7);
+  else return std::nullopt;
+  const auto us = name.find('_');
+  if (us == std::string_view::npos || !all_digits(name.substr(0, us))) return std::nullopt;
+  const auto pid = parse_number<long>(name.substr(0, us));
+  if (!pid) return std::nullopt;
+  PlogName out;
+  out.pid = *pid;
+  std::string_view stamp = name.substr(us + 1);
+  std::size_t n = 0;
+  while (n < stamp.size() && stamp[n] >= '0' && stamp[n] <= '9') ++n;
+  if (n == 17) {
+    const std::string d(stamp.substr(0, 17));
+    // As a plog line writes it, so the one time-stamp parser reads both.
+    const std::string text = d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2) + "-" + d.substr(8, 2) + ":" +
+                             d.substr(10, 2) + ":" + d.substr(12, 2) + "." + d.substr(14, 3) + ".000";
+    if (auto t = find_timestamp(text); t && t->has_year && t->text.size() == text.size()) out.start = t;
+  }
+  return out;
+}
+
+std::string format_time(const Timestamp& t) {
+  if (!t.has_year) return t.text;
+  // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+  int64_t secs = t.micros / 1'000'000;
+  if (t.micros < 0 && t.micros % 1'000'000 != 0) --secs;
+  int64_t days = secs / 86400;
+  int64_t rem = secs % 86400;
+  if (rem < 0) {
+    rem += 86400;
+    --days;
+  }
+  days += 719468;
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const int64_t doe = days - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld", static_cast<long long>(y),
+                static_cast<long long>(m), static_cast<long long>(d), static_cast<long long>(rem / 3600),
+                static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60));
+  return buf;
+}
+
+std::vector<Incident> split_incidents(const std::vector<InputReport>& inputs, const IncidentOptions& options) {
+  std::vector<Facts> facts;
+  facts.reserve(inputs.size());
+  std::vector<std::string> jobs;  // in order of first appearance
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const InputReport& in = inputs[i];
+    if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
+    Facts f;
+    f.index = static_cast<uint32_t>(i);
+    std::string job = job_of(in.path);
+    f.job = static_cast<uint32_t>(std::find(jobs.begin(), jobs.end(), job) - jobs.begin());
+    if (f.job == jobs.size()) jobs.push_back(std::move(job));
+    std::optional<Timestamp> named;
+    if (auto p = parse_plog_name(in.path)) {
+      f.pid = p->pid;
+      named = std::move(p->start);
+    }
+    // The start: the plog name's time or the first dated line, whichever is earlier, else
+    // the last line's time; the end: the last line's time when later than the start.
+    const CompactTime& first = in.timeline.first_time;
+    const CompactTime& last = in.timeline.last_time;
+    if (dated(named) && (!dated(first) || named->micros < first.micros())) {
+      f.start = TimeSource::plog_name, f.start_us = named->micros;
+    } else if (dated(first)) {
+      f.start = TimeSource::first_line, f.start_us = first.micros();
+    } else if (dated(last)) {
+      f.start = TimeSource::last_line, f.start_us = last.micros();
+    }
+    // Every start above is dated: the end is the last line's time when later.
+    if (dated(last) && (f.start == TimeSource::none || last.micros() > f.start_us)) {
+      f.end = TimeSource::last_line;
+      f.end_us = last.micros();
+    } else {
+      f.end = f.start;
+      f.end_us = f.start_us;
+    }
+    facts.push_back(f);
+  }
+
+  // Jobs in order of first appearance; within each, the dated inputs swept in time order.
+  std::vector<Building> done;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const std::string& job = jobs[j];
+    std::vector<const Facts*> dated_inputs, undated_inputs;
+    // Reserved, not grown by doubling: one pointer an input at 100,000 inputs.
+    dated_inputs.reserve(static_cast<std::size_t>(std::count_if(
+        facts.begin(), facts.end(), [&](const Facts& f) { return f.job == j && f.start != TimeSource::none; })));
+    for (const auto& f : facts) {
+      if (f.job != j) continue;
+      (f.start != TimeSource::none ? dated_inputs : undated_inputs).push_back(&f);
+    }
+    std::stable_sort(dated_inputs.begin(), dated_inputs.end(),
+                     [](const Facts* a, const Facts* b) { return a->start_us < b->start_us; });
+    std::vector<Building> runs;
+    for (const Facts* f : dated_inputs) {
+      Building* cur = runs.empty() ? nullptr : &runs.back();
+      if (cur == nullptr || f->start_us > cur->end_us + options.gap_us || conflicts(*cur, *f, inputs)) {
+        runs.emplace_back();
+        cur = &runs.back();
+        cur->end_us = f->start_us;
+        cur->incident.job = job;
+      }
+      add_member(*cur, *f, inputs);
+    }
+    // Undated inputs: with the run whose inputs share most of their directory (the latest
+    // on a tie), or all together when the job has no dated run.
+    for (const Facts* f : undated_inputs) {
+      if (runs.empty()) {
+        runs.emplace_back();
+        runs.back().incident.job = job;
+      }
+      Building* best = &runs.back();
+      std::size_t best_score = 0;
+      for (auto& r : runs) {
+        std::size_t score = 0;
+        for (const Facts* m : r.members) {
+          score = std::max(score, shared_components(dir_name(inputs[f->index].path), dir_name(inputs[m->index].path)));
+        }
+        if (score >= best_score) {
+          best_score = score;
+          best = &r;
+        }
+      }
+      add_member(*best, *f, inputs);
+    }
+    for (auto& r : runs) done.push_back(std::move(r));
+  }
+
+  // Oldest first; runs without any date before dated ones (their time is unknown).
+  std::stable_sort(done.begin(), done.end(), [](const Building& a, const Building& b) {
+    const bool da = dated(a.incident.first_time), db = dated(b.incident.first_time);
+    if (da != db) return !da;
+    return da && a.incident.first_time->micros < b.incident.first_time->micros;
+  });
+  std::vector<Incident> out;
+  for (auto& b : done) {
+    Incident& inc = b.incident;
+    std::sort(inc.inputs.begin(), inc.inputs.end());
+    std::set<long> pids;
+    std::set<int> ranks;
+    for (const Facts* m : b.members) {
+      if (m->pid) pids.insert(*m->pid);
+      if (inputs[m->index].rank) ranks.insert(*inputs[m->index].rank);
+    }
+    inc.pids.assign(pids.begin(), pids.end());
+    inc.ranks.assign(ranks.begin(), ranks.end());
+    out.push_back(std::move(inc));
+  }
+  return out;
+}
+
+}  // namespace npu_doctor

@@ -1,0 +1,3 @@
+// Forbidden: checks does not use hccl (tests/layering/tests.cmake).
+#include "checks/version.hpp"
+#include "hccl/ranktable.hpp"
