@@ -17,5 +17,8 @@ python=$(sed -n 's/^_Python3_EXECUTABLE:INTERNAL=//p' "$build/CMakeCache.txt")
 if [ $# -eq 0 ]; then
   set -- "$top"/tests/golden/*/
 fi
+# The renderer goldens' knowledge base (tests/golden/tests.cmake builds it with the tests).
+[ -f "$build/tests/golden-renderer.snapshot" ] || { echo "update-goldens: no $build/tests/golden-renderer.snapshot (build the tests first)" >&2; exit 2; }
 NPU_DOCTOR_GOLDEN_UPDATE=1 NPU_DOCTOR_GOLDEN_CACHE_DIR="$build/tests/golden-cache" \
+  NPU_DOCTOR_GOLDEN_RENDERER_KB="$build/tests/golden-renderer.snapshot" \
   "$python" "$top/tests/golden/run_golden.py" "$binary" "$top" "$version" "$@"

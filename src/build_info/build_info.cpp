@@ -66,7 +66,7 @@ std::string join(const std::vector<std::string>& v) {
 BuildInfo build_info() {
   BuildInfo b;
   b.version = kVersion;
-  for (const auto& f : embedded_knowledge_base()) {
+  for (const auto& f : kb_snapshots_in_use()) {
     if (const auto s = read_kb_snapshot_summary(f.content)) {
       b.kb_version = s->version;
       b.kb_entries += s->entries;

@@ -672,6 +672,14 @@ void read_user_path(const std::filesystem::path& p, std::vector<std::pair<std::s
 
 }  // namespace
 
+std::vector<EmbeddedFile> kb_snapshots_in_use() {
+  if (const char* path = std::getenv("NPU_DOCTOR_KB_SNAPSHOT"); path != nullptr && *path != '\0') {
+    static const std::string_view mapped = map_file_forever(path);
+    return {EmbeddedFile{path, mapped}};
+  }
+  return {embedded_knowledge_base().begin(), embedded_knowledge_base().end()};
+}
+
 KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbProblem>& problems) {
   std::vector<Entry> entries;
   std::vector<Extractor> extractors;
@@ -684,11 +692,9 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   // (bench/kb_growth.sh measures knowledge bases of other sizes with it).
   // The replacement is mapped for the life of the process, like the built-in snapshot, and
   // like it is read in place (pages are read only when touched).
-  std::vector<EmbeddedFile> snapshot_files(embedded_knowledge_base().begin(), embedded_knowledge_base().end());
-  if (const char* path = std::getenv("NPU_DOCTOR_KB_SNAPSHOT"); path != nullptr && *path != '\0' && options.embedded) {
-    static const std::string_view mapped = map_file_forever(path);
-    if (mapped.empty()) problems.push_back({path, 0, "NPU_DOCTOR_KB_SNAPSHOT: cannot map this snapshot", true});
-    snapshot_files = {EmbeddedFile{path, mapped}};
+  const std::vector<EmbeddedFile> snapshot_files = kb_snapshots_in_use();
+  if (options.embedded && snapshot_files.size() == 1 && snapshot_files.front().content.empty()) {
+    problems.push_back({std::string(snapshot_files.front().name), 0, "NPU_DOCTOR_KB_SNAPSHOT: cannot map this snapshot", true});
   }
   if (options.embedded) {
     for (const auto& f : snapshot_files) {

@@ -6,7 +6,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 
 namespace npu_doctor {
@@ -26,5 +28,10 @@ struct KbSnapshotSummary {
   std::size_t entries = 0;
 };
 std::optional<KbSnapshotSummary> read_kb_snapshot_summary(std::string_view data);
+
+// The snapshots the knowledge base is read from: the built-in one, or the file that
+// NPU_DOCTOR_KB_SNAPSHOT names instead (mapped for the life of the process; an empty
+// content when it cannot be mapped). `--version` and the loader read the same.
+std::vector<EmbeddedFile> kb_snapshots_in_use();
 
 }  // namespace npu_doctor

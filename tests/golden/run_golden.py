@@ -49,15 +49,17 @@ CACHE_DIR = os.path.abspath(os.environ.get("NPU_DOCTOR_GOLDEN_CACHE_DIR") or
 _KB_VERSIONS = {}
 
 
-def kb_version_of(binary):
-    """The knowledge-base version `BINARY --version` names ("knowledge base: kb-1234abcd, ...")."""
-    if binary not in _KB_VERSIONS:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=TIMEOUT_S).stdout
+def kb_version_of(binary, env):
+    """The knowledge-base version `BINARY --version` names ("knowledge base: kb-1234abcd, ...")
+    in the case's environment (NPU_DOCTOR_KB_SNAPSHOT may replace the built-in base)."""
+    key = (binary, env.get("NPU_DOCTOR_KB_SNAPSHOT", ""))
+    if key not in _KB_VERSIONS:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=TIMEOUT_S, env=env).stdout
         m = re.search(r"knowledge base: (kb-[0-9a-f]+)", out)
         if not m:
             raise SystemExit(f"{binary} --version names no knowledge base:\n{out}")
-        _KB_VERSIONS[binary] = m.group(1)
-    return _KB_VERSIONS[binary]
+        _KB_VERSIONS[key] = m.group(1)
+    return _KB_VERSIONS[key]
 
 
 def read(path, default=None):
@@ -100,7 +102,7 @@ class Case:
             if not sep:
                 raise SystemExit(f"{self.dir}/templates: each line is SOURCE<TAB>DEST")
             with open(os.path.join(self.source, src), encoding="utf-8") as f:
-                text = f.read().replace("{kb_version}", kb_version_of(self.binary))
+                text = f.read().replace("{kb_version}", kb_version_of(self.binary, self.environment()))
             path = os.path.join(self.cwd, dest)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as f:
@@ -110,7 +112,10 @@ class Case:
     def expand(self, s):
         if s == "{empty}":
             return ""
-        return s.replace("{src}", self.source).replace("{tmp}", self.cwd).replace("{bin}", self.binary)
+        # {renderer_kb}: the fixed knowledge base of the renderer goldens (tests.cmake builds it).
+        renderer_kb = os.environ.get("NPU_DOCTOR_GOLDEN_RENDERER_KB", "")
+        return (s.replace("{src}", self.source).replace("{tmp}", self.cwd).replace("{bin}", self.binary)
+                .replace("{renderer_kb}", renderer_kb))
 
     def environment(self):
         # A clean, fixed environment: nothing of the caller's (a site knowledge base,

@@ -15,13 +15,24 @@ if(Python3_Interpreter_FOUND)
     list(APPEND NPU_DOCTOR_GOLDEN_COMMANDS ${command})
   endforeach()
   list(REMOVE_DUPLICATES NPU_DOCTOR_GOLDEN_COMMANDS)
+  # The renderer goldens (golden/render/) render saved node summaries with a knowledge base of
+  # fixed words, not the shipped one: kb/cluster.yaml (the entries merge raises by id; only
+  # raised ones show) and fixtures/kb/renderer.yaml (the entries the summaries name).
+  set(NPU_DOCTOR_RENDERER_KB ${CMAKE_CURRENT_BINARY_DIR}/golden-renderer.snapshot)
+  add_custom_command(OUTPUT ${NPU_DOCTOR_RENDERER_KB}
+    COMMAND npu-doctor-kbc ${NPU_DOCTOR_RENDERER_KB} ${PROJECT_SOURCE_DIR}/kb/cluster.yaml
+            ${CMAKE_CURRENT_LIST_DIR}/fixtures/kb/renderer.yaml
+    DEPENDS npu-doctor-kbc ${PROJECT_SOURCE_DIR}/kb/cluster.yaml ${CMAKE_CURRENT_LIST_DIR}/fixtures/kb/renderer.yaml
+    COMMENT "Compiling the renderer goldens' knowledge base"
+    VERBATIM)
+  add_custom_target(npu_doctor_golden_renderer_kb ALL DEPENDS ${NPU_DOCTOR_RENDERER_KB})
   foreach(command ${NPU_DOCTOR_GOLDEN_COMMANDS})
     add_test(NAME Golden.${command}
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
               ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_LIST_DIR}/${command})
     # The cases share one cache of compiled pattern databases (a fresh one costs ~0.25 s a case).
     set_tests_properties(Golden.${command} PROPERTIES TIMEOUT 120
-      ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache")
+      ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
   endforeach()
   add_test(NAME GoldenRunner.FailsAChangedOutputWithADiff
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/runner_selftest.py $<TARGET_FILE:npu-doctor>
