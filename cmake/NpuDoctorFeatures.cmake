@@ -8,7 +8,21 @@
 # so the graph has no cycle. Its include path holds the engine's folder and a directory of
 # links to exactly the folders it may use: its own, core, and what it depends on directly
 # or through them. `src/` itself is not on it, so an include the layering forbids
-# ("memory/..." in diagnosis) is a compile error, not a review comment.
+# ("memory/..." in diagnosis) is a compile error, not a review comment. The engine's own
+# root holds src/core alone (src/CMakeLists.txt).
+
+# Gives `target` the include root build/layers/LAYER/: links to the src/ FOLDERS and nothing
+# else, made afresh at each configuration.
+function(npu_doctor_include_root target layer)
+  set(root ${PROJECT_BINARY_DIR}/layers/${layer})
+  file(REMOVE_RECURSE ${root})
+  file(MAKE_DIRECTORY ${root})
+  foreach(folder IN LISTS ARGN)
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${folder} ${root}/${folder} SYMBOLIC)
+  endforeach()
+  target_include_directories(${target} PRIVATE ${root})
+endfunction()
+
 function(npu_doctor_feature name)
   cmake_parse_arguments(PARSE_ARGV 1 F "" "" "DEPENDS")
   set(closure core ${name})
@@ -24,15 +38,9 @@ function(npu_doctor_feature name)
   set_property(GLOBAL PROPERTY NPU_DOCTOR_FEATURE_CLOSURE_${name} ${closure})
   set_property(GLOBAL APPEND PROPERTY NPU_DOCTOR_FEATURES ${name})
 
-  set(root ${PROJECT_BINARY_DIR}/layers/${name})
-  file(REMOVE_RECURSE ${root})
-  file(MAKE_DIRECTORY ${root})
-  foreach(folder IN LISTS closure)
-    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${folder} ${root}/${folder} SYMBOLIC)
-  endforeach()
-
   add_library(npu_doctor_${name} OBJECT)
-  target_include_directories(npu_doctor_${name} PRIVATE ${root} ${PROJECT_SOURCE_DIR}/src/core)
+  npu_doctor_include_root(npu_doctor_${name} ${name} ${closure})
+  target_include_directories(npu_doctor_${name} PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
   target_link_libraries(npu_doctor_${name}
     PUBLIC npu_doctor_objects
     PRIVATE npu_doctor_warnings nlohmann_json::nlohmann_json)
@@ -40,13 +48,4 @@ function(npu_doctor_feature name)
     target_link_libraries(npu_doctor_${name} PUBLIC npu_doctor_${dep})
   endforeach()
   add_dependencies(npu_doctor_${name} npu_doctor_kb_ids npu_doctor_ui_words)
-endfunction()
-
-# The include root of the engine itself: src/core and nothing else.
-function(npu_doctor_core_layer target)
-  set(root ${PROJECT_BINARY_DIR}/layers/core)
-  file(REMOVE_RECURSE ${root})
-  file(MAKE_DIRECTORY ${root})
-  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/core ${root}/core SYMBOLIC)
-  target_include_directories(${target} PRIVATE ${root})
 endfunction()

@@ -164,33 +164,34 @@ bool probe_clause(const std::vector<std::string>& clause, const ProbeOptions& op
          });
 }
 
-// The piece (min_literal to max_literal bytes) the most of `strings` hold, two at least,
-// that at most max_healthy_share of the healthy lines hold; among equals the one fewest
-// healthy lines hold, then the longest, then the first alphabetically. Empty: none.
-template <typename Healthy>
-std::string shared_piece(const std::vector<const std::string*>& strings, const ProbeOptions& options, Healthy& healthy,
-                         double healthy_total) {
-  std::map<std::string, std::size_t> holders;
-  for (const std::string* s : strings) {
-    std::set<std::string> pieces;
-    for (std::size_t b = 0; b + options.min_literal <= s->size(); ++b) {
-      for (std::size_t len = options.min_literal; len <= options.max_literal && b + len <= s->size(); ++len) {
-        pieces.insert(s->substr(b, len));
-      }
+// Calls `f` with every piece of `s` of min_literal to max_literal bytes (repeats included).
+template <typename F>
+void for_each_piece(const std::string& s, const ProbeOptions& options, F&& f) {
+  for (std::size_t b = 0; b + options.min_literal <= s.size(); ++b) {
+    for (std::size_t len = options.min_literal; len <= options.max_literal && b + len <= s.size(); ++len) {
+      f(s.substr(b, len));
     }
-    for (const auto& g : pieces) ++holders[g];
   }
-  std::vector<std::pair<std::string, std::size_t>> ranked(holders.begin(), holders.end());
+}
+
+// Of `serves` (a piece -> how many patterns or strings it serves), the piece that serves the
+// most, two at least, among those at most max_healthy_share of the healthy lines hold; among
+// equals the one fewest healthy lines hold, then the longest, then the first alphabetically.
+// Only the leaders are counted against the background. Empty: none.
+template <typename Healthy>
+std::string best_shared_piece(const std::map<std::string, std::size_t>& serves, const ProbeOptions& options,
+                              Healthy& healthy, double healthy_total) {
+  std::vector<std::pair<std::string, std::size_t>> ranked(serves.begin(), serves.end());
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string best;
-  std::size_t best_holders = 0, best_healthy = 0;
+  std::size_t best_serves = 0, best_healthy = 0;
   for (const auto& [g, n] : ranked) {
-    if (n < 2 || (!best.empty() && n < best_holders)) break;
+    if (n < 2 || (!best.empty() && n < best_serves)) break;
     const std::size_t h = healthy(g);
     if (static_cast<double>(h) > options.max_healthy_share * healthy_total) continue;
     if (best.empty() || h < best_healthy || (h == best_healthy && g.size() > best.size())) {
       best = g;
-      best_holders = n;
+      best_serves = n;
       best_healthy = h;
     }
   }
@@ -237,37 +238,18 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
           if (!contains_any(s, chosen)) left.push_back(&s);
         }
         if (left.empty()) continue;
-        const std::string& s = *left.front();
-        for (std::size_t b = 0; b + options.min_literal <= s.size(); ++b) {
-          for (std::size_t len = options.min_literal; len <= options.max_literal && b + len <= s.size(); ++len) {
-            std::string g = s.substr(b, len);
-            if (closes.count(g) != 0) continue;
-            if (std::all_of(left.begin() + 1, left.end(), [&](const std::string* o) { return o->find(g) != std::string::npos; })) {
-              closes.insert(std::move(g));
-            }
+        for_each_piece(*left.front(), options, [&](std::string g) {
+          if (closes.count(g) != 0) return;
+          if (std::all_of(left.begin() + 1, left.end(), [&](const std::string* o) { return o->find(g) != std::string::npos; })) {
+            closes.insert(std::move(g));
           }
-        }
+        });
       }
       for (const auto& g : closes) ++gains[g];
     }
-    // Most patterns first (stable: alphabetical among equals), so only the leaders are
-    // counted against the background.
-    std::vector<std::pair<std::string, std::size_t>> ranked(gains.begin(), gains.end());
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    const std::string* best = nullptr;
-    std::size_t best_gain = 0, best_healthy = 0;
-    for (const auto& [g, n] : ranked) {
-      if (n < 2 || (best != nullptr && n < best_gain)) break;
-      const std::size_t h = healthy(g);
-      if (static_cast<double>(h) > options.max_healthy_share * healthy_total) continue;
-      if (best == nullptr || n > best_gain || h < best_healthy || (h == best_healthy && g.size() > best->size())) {
-        best = &g;
-        best_gain = n;
-        best_healthy = h;
-      }
-    }
-    if (best == nullptr) break;
-    chosen.push_back(*best);
+    const std::string best = best_shared_piece(gains, options, healthy, healthy_total);
+    if (best.empty()) break;
+    chosen.push_back(best);
     std::erase_if(open, [&](const RequiredLiterals* p) { return covered(*p); });
   }
   // Then each pattern left by its own strings: of its clauses, the one whose new strings
@@ -300,11 +282,14 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
       if (!contains_any(s, chosen)) left.push_back(&s);
     }
     while (!left.empty()) {
-      const std::string* piece = nullptr;
-      std::string shared;
-      if (left.size() > 1) shared = shared_piece(left, options, healthy, healthy_total);
-      if (!shared.empty()) piece = &shared;
-      const std::string literal = piece != nullptr ? *piece : *left.front();
+      std::map<std::string, std::size_t> holders;  // a piece -> how many of `left` hold it
+      for (const std::string* str : left) {
+        std::set<std::string> pieces;
+        for_each_piece(*str, options, [&](std::string g) { pieces.insert(std::move(g)); });
+        for (const auto& g : pieces) ++holders[g];
+      }
+      std::string literal = best_shared_piece(holders, options, healthy, healthy_total);
+      if (literal.empty()) literal = *left.front();
       if (std::find(chosen.begin(), chosen.end(), literal) == chosen.end()) chosen.push_back(literal);
       std::erase_if(left, [&](const std::string* s) { return s->find(literal) != std::string::npos; });
     }

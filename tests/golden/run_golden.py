@@ -97,12 +97,14 @@ class Case:
 
     def copy_templates(self):
         self.inputs = set()
-        for line in lines_of(os.path.join(self.dir, "templates")):
+        templates = lines_of(os.path.join(self.dir, "templates"))
+        kb_version = kb_version_of(self.binary, self.environment()) if templates else ""
+        for line in templates:
             src, sep, dest = line.partition("\t")
             if not sep:
                 raise SystemExit(f"{self.dir}/templates: each line is SOURCE<TAB>DEST")
             with open(os.path.join(self.source, src), encoding="utf-8") as f:
-                text = f.read().replace("{kb_version}", kb_version_of(self.binary, self.environment()))
+                text = f.read().replace("{kb_version}", kb_version)
             path = os.path.join(self.cwd, dest)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as f:
