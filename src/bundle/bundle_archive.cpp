@@ -103,9 +103,27 @@ bool write_entry(archive* a, const std::string& name, std::string_view data, boo
 
 std::string MemberInfo::sha256() const { return to_hex(digest); }
 
+// A member's record: 32 bytes of digest, 8 of size (little-endian), then the path.
+void ArchiveWriter::record(const MemberInfo& m) {
+  std::string r(m.digest.begin(), m.digest.end());
+  for (int i = 0; i < 8; ++i) r += static_cast<char>((m.size >> (8 * i)) & 0xFF);
+  r += m.path;
+  members_.push_back(r);
+  last_size_ = m.size;
+}
+
+MemberInfo ArchiveWriter::member(std::size_t i) const {
+  const std::string r = members_[i];
+  MemberInfo m;
+  std::copy_n(r.begin(), 32, m.digest.begin());
+  for (std::size_t k = 0; k < 8; ++k) m.size |= static_cast<std::uint64_t>(static_cast<unsigned char>(r[32 + k])) << (8 * k);
+  m.path = r.substr(40);
+  return m;
+}
+
 bool ArchiveWriter::add(const std::string& member, std::string_view data, std::string& error) {
   if (!write_entry(impl_->a, impl_->top_dir + "/" + member, data, false, error)) return false;
-  members_.push_back({member, data.size(), sha256(data)});
+  record({member, data.size(), sha256(data)});
   return true;
 }
 
@@ -137,7 +155,7 @@ bool ArchiveWriter::add_file(const std::string& member, const std::string& path,
     done += piece.size();
   }
   ::close(fd);
-  if (ok) members_.push_back({member, size, digest.finish()});
+  if (ok) record({member, size, digest.finish()});
   return ok;
 }
 
@@ -356,8 +374,13 @@ std::optional<std::vector<std::string>> BundleInputs::expand(const std::vector<s
 }
 
 void BundleInputs::restore_paths(DiagnosisReport& report) const {
+  if (opened_.empty()) return;
+  report.inputs.update_each([&](InputReport& in) {
+    const std::string before = in.path;
+    for (const auto& b : opened_) in.path = b->display(in.path);
+    return in.path != before;
+  });
   for (const auto& b : opened_) {
-    for (auto& in : report.inputs) in.path = b->display(in.path);
     for (auto& f : report.findings) {
       for (auto& e : f.evidence) e.path = b->display(e.path);
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bundle/probe_record.hpp"
+#include "npu_doctor/record_spool.hpp"
 #include "diagnosis/diagnosis.hpp"
 
 namespace npu_doctor::bundle {
@@ -45,13 +46,20 @@ class ArchiveWriter {
   // Closes the archive, syncs it and renames it to the final path.
   bool finish(std::string& error);
 
-  const std::vector<MemberInfo>& members() const { return members_; }
+  // The members written so far, in order (for the manifest). Kept as records that spill to
+  // a temporary file past 1 MiB: 100,000 logs held ~14 MB of them.
+  std::size_t member_count() const { return members_.size(); }
+  MemberInfo member(std::size_t i) const;
+  std::uint64_t last_member_size() const { return last_size_; }
   std::uint64_t bytes_written() const;  // compressed size so far (after finish: the file size)
 
  private:
+  void record(const MemberInfo& m);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  std::vector<MemberInfo> members_;
+  RecordSpool members_;  // one MemberInfo each: digest, size, path
+  std::uint64_t last_size_ = 0;
 };
 
 // A bundle opened for reading: a directory holding manifest.json, logs/, sysroot/ ...

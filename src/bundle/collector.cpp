@@ -164,7 +164,6 @@ class Collector {
   bool failed_ = false;
   std::string error_;
   ReportFacts facts_;
-  std::vector<std::string> staged_logs_;  // the redacted copies of the logs, which diagnose reads
   std::size_t logs_collected_ = 0;
   std::string work_;                                 // private work directory (redacted text only)
   std::string last_staged_dir_;
@@ -394,13 +393,13 @@ bool Collector::put_staged(const std::string& member, StagedMember& staged) {
     error_ = "cannot write the bundle: " + error;
     return false;
   }
-  written_ += writer_.members().back().size;
+  written_ += writer_.last_member_size();
   return true;
 }
 
 // One log, read and redacted block by block into the work directory, then archived.
 bool Collector::stage_log(const LogFile& f, const std::string& member) {
-  std::ifstream in(f.path, std::ios::binary);
+  std::ifstream in(f.open_path(), std::ios::binary);
   if (!in) {
     skip(redactor_.redact(f.shown), std::string("cannot read: ") + std::strerror(errno));
     return false;
@@ -429,6 +428,7 @@ bool Collector::stage_log(const LogFile& f, const std::string& member) {
   if (in.bad()) {
     std::string ignored;
     staged.close(ignored);
+    ::unlink(path.c_str());  // not a log of the bundle: diagnose reads the logs' directory
     skip(redactor_.redact(f.shown), std::string("cannot read: ") + std::strerror(errno));
     return false;
   }
@@ -449,7 +449,6 @@ void Collector::collect_logs() {
     if (failed_) return;
     const std::string member = member_under("logs/", redactor_.redact(f.shown));
     if (member.empty() || !stage_log(f, member)) continue;
-    staged_logs_.push_back(staged_path(member));
     ++logs_collected_;
     any_dir = true;
   }
@@ -473,14 +472,17 @@ void Collector::run_diagnose() {
   Diagnoser diagnoser(kb_, problems, o_.cache_dir);
   DiagnoseOptions opts;
   // The redacted copies: the report, made from them, cannot hold what redaction removed.
-  opts.paths = std::move(staged_logs_);
+  // Their directory, not a list of 100,000 paths: it holds exactly the logs staged.
+  opts.paths = {staged_path("logs")};
   opts.jobs = 2;
   DiagnosisReport report = diagnoser.run(opts);
   auto shown = [&](std::string& p) {
     // A redacted copy in the work directory is shown as its member.
-    if (p.starts_with(work_ + "/")) p.erase(0, work_.size() + 1);
+    if (!p.starts_with(work_ + "/")) return false;
+    p.erase(0, work_.size() + 1);
+    return true;
   };
-  for (auto& in : report.inputs) shown(in.path);
+  report.inputs.update_each([&](InputReport& in) { return shown(in.path); });
   for (auto& f : report.findings) {
     for (auto& e : f.evidence) shown(e.path);
   }
@@ -543,7 +545,10 @@ void Collector::write_manifest() {
   for (const auto& s : selection_.searched) searched.push_back(redactor_.redact(s));
   w.member("logs", json{{"searched", searched}, {"collected", logs_collected_}});
   w.begin_array("members");
-  for (const auto& mi : writer_.members()) w.element(json{{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256()}});
+  for (std::size_t i = 0; i < writer_.member_count(); ++i) {
+    const MemberInfo mi = writer_.member(i);
+    w.element(json{{"path", mi.path}, {"size", mi.size}, {"sha256", mi.sha256()}});
+  }
   w.end_array();
   w.member("options", json{{"root", redactor_.redact(o_.root)},
                            {"max_size", o_.max_size},
@@ -589,7 +594,7 @@ BundleResult Collector::run() {
   }
   result.written = !failed_;
   result.error = error_;
-  result.members = writer_.members().size();
+  result.members = writer_.member_count();
   result.uncompressed_bytes = written_;
   result.archive_bytes = result.written ? writer_.bytes_written() : 0;
   result.skipped = skipped_;

@@ -50,16 +50,18 @@ std::string join_root(const std::string& root, const std::string& path) {
 
 struct Walker {
   LogSelection& sel;
-  std::set<std::string> seen;
+  // Files already taken, by device and inode (16 bytes, not the path: 100,000 logs), so a
+  // file reached from two searched locations, or by a second name, is taken once.
+  std::set<std::pair<dev_t, ino_t>> seen;
   std::vector<LogFile> candidates;
 
   void file(const std::string& path, const std::string& shown) {
-    if (!seen.insert(path).second) return;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
       sel.skipped.push_back({shown, std::string("cannot read: ") + std::strerror(errno)});
       return;
     }
+    if (!seen.insert({st.st_dev, st.st_ino}).second) return;
     if (!S_ISREG(st.st_mode)) {
       sel.skipped.push_back({shown, "not a regular file"});
       return;
@@ -68,7 +70,8 @@ struct Walker {
       sel.skipped.push_back({shown, std::string("cannot read: ") + std::strerror(errno)});
       return;
     }
-    candidates.push_back({path, shown, static_cast<std::uint64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtime)});
+    candidates.push_back({path == shown ? std::string() : path, shown, static_cast<std::uint64_t>(st.st_size),
+                          static_cast<std::int64_t>(st.st_mtime)});
   }
 
   void walk(const std::string& path, const std::string& shown) {
@@ -127,7 +130,9 @@ LogSelection select_logs(const std::vector<std::string>& explicit_paths, const s
   }
   std::stable_sort(w.candidates.begin(), w.candidates.end(),
                    [](const LogFile& a, const LogFile& b) { return a.mtime > b.mtime; });
+  // The files taken are kept in the candidates' own room (one list of 100,000, not two).
   std::uint64_t used = 0;
+  std::size_t kept = 0;
   for (auto& f : w.candidates) {
     if (newer_than && f.mtime < *newer_than) {
       sel.skipped.push_back({f.shown, "older than --since"});
@@ -138,8 +143,11 @@ LogSelection select_logs(const std::vector<std::string>& explicit_paths, const s
       continue;
     }
     used += f.size;
-    sel.files.push_back(std::move(f));
+    if (&w.candidates[kept] != &f) w.candidates[kept] = std::move(f);  // never onto itself
+    ++kept;
   }
+  w.candidates.resize(kept);
+  sel.files = std::move(w.candidates);
   return sel;
 }
 

@@ -12,8 +12,9 @@
 namespace npu_doctor::bundle {
 
 struct LogFile {
-  std::string path;        // what to open on this host
+  std::string path;        // what to open on this host; empty when it is `shown` (no --root)
   std::string shown;       // the path on the checked machine (without --root's prefix)
+  const std::string& open_path() const { return path.empty() ? shown : path; }
   std::uint64_t size = 0;
   std::int64_t mtime = 0;  // seconds since the epoch
 };

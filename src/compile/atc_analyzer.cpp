@@ -233,7 +233,11 @@ AtcReport analyze_atc(const AtcOptions& options, const KnowledgeBase& kb, const 
   AtcFiles files = read_atc_files(paths);
   if (!stdin_tmp.empty()) {
     ::unlink(stdin_tmp.c_str());
-    for (auto& in : r.diagnosis.inputs) rename_path(in.path, stdin_tmp);
+    r.diagnosis.inputs.update_each([&](InputReport& in) {
+      const std::string before = in.path;
+      rename_path(in.path, stdin_tmp);
+      return in.path != before;
+    });
     for (auto& f : r.diagnosis.findings) {
       for (auto& e : f.evidence) rename_path(e.path, stdin_tmp);
     }

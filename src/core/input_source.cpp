@@ -293,36 +293,64 @@ void visit_archive(ByteStream& src, const std::string& display, int depth, Expan
   }
 }
 
-void walk_directory(const fs::path& root, Enumeration& out) {
+// One directory's entries in the order their full paths sort in: a directory's name
+// compares with "/" after it, so that "a-b" (a file) comes before "a/x" and "a0" after
+// it, as sorting every path under the root would put them. Only the directories being
+// walked are in memory at a time, not every path under the root.
+struct WalkEntry {
+  std::string key;  // the name, with "/" after a directory's
+  fs::path path;
+  bool directory = false;
+};
+
+void walk_directory(const fs::path& dir, Enumeration& out) {
   std::error_code ec;
-  std::vector<InputItem> found;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
   if (ec) {
-    out.problems.push_back(input_report(root.string(), "path", InputStatus::error, "cannot list directory: " + ec.message()));
+    out.problems.push_back(input_report(dir.string(), "path", InputStatus::error, "cannot list directory: " + ec.message()));
     return;
   }
-  for (fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+  std::vector<WalkEntry> entries;
+  for (fs::directory_iterator end; it != end; it.increment(ec)) {
     if (ec) {
-      out.problems.push_back(input_report(it->path().string(), "path", InputStatus::error,
-                              "cannot list directory: " + ec.message()));
-      ec.clear();
-      continue;
+      out.problems.push_back(input_report(dir.string(), "path", InputStatus::error, "cannot list directory: " + ec.message()));
+      break;
     }
     std::error_code sec;
     const auto st = it->status(sec);  // follows symlinks to files
-    if (fs::is_directory(st)) continue;
-    if (fs::is_regular_file(st)) {
-      found.push_back({it->path().string(), false});
+    const bool link = it->is_symlink(sec);
+    if (fs::is_directory(st)) {
+      if (link) continue;  // not followed: no loops
+      entries.push_back({it->path().filename().string() + "/", it->path(), true});
+    } else if (fs::is_regular_file(st)) {
+      entries.push_back({it->path().filename().string(), it->path(), false});
     } else {
       out.problems.push_back(input_report(it->path().string(), "path", InputStatus::skipped,
-                              sec ? "broken link: " + sec.message() : "not a regular file"));
+                                          sec ? "broken link: " + sec.message() : "not a regular file"));
     }
   }
-  std::sort(found.begin(), found.end(), [](const InputItem& a, const InputItem& b) { return a.display < b.display; });
-  out.items.insert(out.items.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  std::sort(entries.begin(), entries.end(), [](const WalkEntry& a, const WalkEntry& b) { return a.key < b.key; });
+  for (const WalkEntry& e : entries) {
+    if (e.directory) walk_directory(e.path, out);
+    else out.items.push_back({e.path.string(), false});
+  }
 }
 
 }  // namespace
+
+void InputItems::push_back(const InputItem& item) {
+  std::string record(1, item.is_stdin ? '1' : '0');
+  record += item.display;
+  records_.push_back(record);
+}
+
+InputItem InputItems::operator[](std::size_t i) const {
+  std::string record = records_[i];
+  InputItem item;
+  item.is_stdin = !record.empty() && record[0] == '1';
+  item.display = record.empty() ? std::string() : record.substr(1);
+  return item;
+}
 
 Enumeration enumerate_inputs(const std::vector<std::string>& paths) {
   Enumeration out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "npu_doctor/input_report.hpp"
+#include "npu_doctor/record_spool.hpp"
 
 namespace npu_doctor {
 
@@ -28,8 +29,26 @@ struct InputItem {
   bool is_stdin = false;
 };
 
+// The inputs found, in order, as packed records (a RecordSpool): 1,000,000 paths cost 8
+// bytes each in memory, the rest in a temporary file past 1 MiB. `items[i]` and iteration
+// give copies.
+class InputItems {
+ public:
+  std::size_t size() const { return records_.size(); }
+  bool empty() const { return records_.empty(); }
+  void push_back(const InputItem& item);
+  InputItem operator[](std::size_t i) const;
+
+  using const_iterator = CopyingIterator<InputItems, InputItem>;
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+
+ private:
+  RecordSpool records_;  // '1' for stdin or '0', then the path
+};
+
 struct Enumeration {
-  std::vector<InputItem> items;
+  InputItems items;
   std::vector<InputReport> problems;  // paths that do not exist, unreadable directories...
 };
 
@@ -37,8 +56,8 @@ struct Enumeration {
 // visit_streams() opens with libarchive (gzip, bzip2, xz, zstd, lz4, zip, 7z, tar).
 bool looks_like_archive(std::string_view head);
 
-// Expands the command-line paths: directories recursively (sorted, symlinked
-// directories not followed, so loops are impossible), "-" as stdin.
+// Expands the command-line paths: directories recursively (in the order of their full
+// paths, symlinked directories not followed, so loops are impossible), "-" as stdin.
 Enumeration enumerate_inputs(const std::vector<std::string>& paths);
 
 // Calls `visit` for each text stream of `item` (one for a file, one per member of an

@@ -61,7 +61,7 @@ void classify_oom(std::vector<Finding>& findings, RootCauseDecision& d, const Kn
 // The culprit rank failed once: its other errors of that moment (the retCode line, the
 // runtime's error code, the torch_npu wrapper) are that failure, not independent errors.
 void attach_culprit_failure(std::vector<Finding>& findings, RootCauseDecision& d,
-                            const std::vector<InputReport>& inputs, const std::optional<ClusterDecision>& cluster) {
+                            const InputStore& inputs, const std::optional<ClusterDecision>& cluster) {
   if (d.basis != RootCauseDecision::Basis::cluster_culprit || !cluster || !cluster->culprit) return;
   const int rank = cluster->culprit->rank;
   const Evidence& root = findings[d.finding].first();
@@ -96,7 +96,7 @@ void separate_same_line(std::vector<Finding>& findings, RootCauseDecision& d) {
 }  // namespace
 
 void settle_relations(std::vector<Finding>& findings, RootCauseDecision& decision,
-                      const std::vector<InputReport>& inputs, const std::optional<ClusterDecision>& cluster,
+                      const InputStore& inputs, const std::optional<ClusterDecision>& cluster,
                       const KnowledgeBase& kb) {
   attach_culprit_failure(findings, decision, inputs, cluster);
   classify_oom(findings, decision, kb);

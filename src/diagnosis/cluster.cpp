@@ -10,6 +10,7 @@
 #include "npu_doctor/kb_ids.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -101,22 +102,26 @@ std::string_view to_string(ClusterDecision::Basis b) {
   return "none";
 }
 
-std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
   std::vector<std::size_t> all(inputs.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   return analyze_cluster(inputs, all, kb, options);
 }
 
-std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs,
+std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs,
                                                const std::vector<std::size_t>& which, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
   std::map<int, RankRecord> ranks;
+  // The inputs whose events the records point at (the store gives copies); a deque does
+  // not move them as it grows. Inputs without events are not kept.
+  std::deque<InputReport> with_events;
   std::optional<int> declared_size = options.world_size;
   for (std::size_t index : which) {
     if (index >= inputs.size()) continue;
-    const InputReport& in = inputs[index];
-    if (!in.rank) continue;
+    InputReport copy = inputs[index];
+    if (!copy.rank) continue;
+    const InputReport& in = copy.timeline.events.empty() ? copy : with_events.emplace_back(std::move(copy));
     RankRecord& r = ranks[*in.rank];
     r.rank = *in.rank;
     if (r.host.empty()) r.host = in.host;

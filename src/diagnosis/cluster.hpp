@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "npu_doctor/input_report.hpp"
+#include "npu_doctor/input_store.hpp"
 #include "npu_doctor/timeline.hpp"
 
 namespace npu_doctor {
@@ -51,13 +52,13 @@ struct ClusterDecision {
 // groups (?<rank>...) and (?<host>...), then rank_3/, rank-3.log, worker-3, node-2/), else
 // from its lines (RankID:3, [rank3]:, HCCL's rank[3]). Returns an error message for a
 // pattern that does not compile.
-std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const std::vector<std::string>& patterns);
+std::vector<std::string> attribute_ranks(InputStore& inputs, const std::vector<std::string>& patterns);
 
 // nullopt when fewer than two ranks could be attributed.
-std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options);
 // The same over the inputs `which` (indices into `inputs`): one incident's ranks only.
-std::optional<ClusterDecision> analyze_cluster(const std::vector<InputReport>& inputs,
+std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs,
                                                const std::vector<std::size_t>& which, const KnowledgeBase& kb,
                                                const ClusterOptions& options);
 

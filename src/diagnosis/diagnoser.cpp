@@ -9,6 +9,7 @@
 
 #include "core/file_parts.hpp"
 #include "core/finding_collector.hpp"
+#include "core/free_memory.hpp"
 #include "core/input_source.hpp"
 #include "core/kb_matcher.hpp"
 #include "context_meaning.hpp"
@@ -68,6 +69,7 @@ struct ItemResult {
   std::vector<InputReport> reports;
   FindingCollector collector;
   std::vector<StreamFindings> kept;  // per stream, for an item that cannot be read twice
+  bool unrepeatable = false;         // `kept` is what pass 2 uses (stdin, a FIFO)
 };
 
 // Lines of a part of a file are numbered from here while it is scanned (the number of its
@@ -78,7 +80,7 @@ constexpr uint64_t kPartBase = uint64_t{1} << 48;
 // The finding that stands for the cluster culprit's error, added when the culprit is a
 // verdict no line states (a silent or missing rank). `which`: the incident's inputs.
 std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const std::optional<ClusterDecision>& cluster,
-                                        const std::vector<InputReport>& inputs, const std::vector<std::size_t>& which) {
+                                        const InputStore& inputs, const std::vector<std::size_t>& which) {
   if (!cluster || !cluster->culprit || cluster->culprit->entry == nullptr) return std::nullopt;
   const ClusterCulprit& c = *cluster->culprit;
   if (c.entry->matches_logs) {
@@ -114,7 +116,7 @@ std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const st
 // Contextual meanings, order, cross-rank verdict over `which` inputs only, root cause,
 // and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
 void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
-              std::optional<ClusterDecision>& cluster, const std::vector<InputReport>& inputs,
+              std::optional<ClusterDecision>& cluster, const InputStore& inputs,
               const std::vector<std::size_t>& which, const KnowledgeBase& kb, const ClusterOptions& options) {
   std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
   for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
@@ -227,7 +229,11 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   // are threads to spare for it. Without such a file (many small inputs) unit u is item u
   // and no list of units is kept.
   std::vector<Unit> units;
-  std::vector<std::size_t> parts_of(inputs.items.size(), 1);
+  std::map<std::size_t, std::size_t> split_parts;  // item -> its parts, for the files cut
+  auto parts_of = [&](std::size_t i) {
+    const auto it = split_parts.find(i);
+    return it == split_parts.end() ? std::size_t{1} : it->second;
+  };
   for (std::size_t i = 0; i < inputs.items.size(); ++i) {
     std::shared_ptr<const SplitFile> file;
     if (jobs > 1) file = SplitFile::open(inputs.items[i], jobs, options.split_min_part);
@@ -239,7 +245,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       units.reserve(i);
       for (std::size_t k = 0; k < i; ++k) units.push_back({k, nullptr, 0});
     }
-    parts_of[i] = file->parts.size();
+    split_parts[i] = file->parts.size();
     for (std::size_t k = 0; k < file->parts.size(); ++k) units.push_back({i, file, k});
   }
   const std::size_t unit_count = units.empty() ? inputs.items.size() : units.size();
@@ -248,10 +254,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   // Stdin and FIFOs cannot be read twice: for the incident split, their findings are kept
   // per stream from this reading.
   std::map<std::size_t, std::vector<StreamFindings>> unrepeatable;
-  auto keep_streams = [&](std::size_t i) {
+  auto keep_streams = [&](const InputItem& item) {
     std::error_code ec;
-    return options.split_incidents &&
-           (inputs.items[i].is_stdin || !std::filesystem::is_regular_file(inputs.items[i].display, ec));
+    return options.split_incidents && (item.is_stdin || !std::filesystem::is_regular_file(item.display, ec));
   };
   std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
 
@@ -265,7 +270,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     for (auto it = done.find(next_to_merge); it != done.end(); it = done.find(next_to_merge)) {
       auto& parts = it->second;
       if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.has_value(); })) break;
-      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}, false};
       if (parts.size() == 1) {
         result = std::move(*parts.front());
       } else {
@@ -276,7 +281,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       const std::size_t base = report.inputs.size();
       item_base[next_to_merge] = base;
       result.collector.offset_inputs(base);
-      if (keep_streams(next_to_merge)) {
+      if (result.unrepeatable) {
         for (auto& k : result.kept) {
           k.input += base;
           for (auto& f : k.findings) {
@@ -287,12 +292,6 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       }
       all.merge(std::move(result.collector));
       for (auto& r : result.reports) report.inputs.push_back(std::move(r));
-      // A plain file's path is its report's now: the item's copy is freed (one string per
-      // input less at 100,000 inputs) and read back from the report if pass 2 needs it.
-      InputItem& item = inputs.items[next_to_merge];
-      if (result.reports.size() == 1 && !item.is_stdin && report.inputs[base].path == item.display) {
-        std::string().swap(item.display);
-      }
       done.erase(it);
       ++next_to_merge;
     }
@@ -306,11 +305,13 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     Scanner scanner(*matcher_, scan, words_.get());
     for (std::size_t u; (u = next_unit.fetch_add(1)) < unit_count;) {
       const Unit unit = unit_at(u);
-      ItemResult result{{}, FindingCollector(scan.max_evidence), {}};
+      ItemResult result{{}, FindingCollector(scan.max_evidence), {}, false};
       if (!unit.file) {
-        const bool keep = keep_streams(unit.item);
+        const InputItem item = inputs.items[unit.item];
+        const bool keep = keep_streams(item);
+        result.unrepeatable = keep;
         visit_streams(
-            inputs.items[unit.item],
+            item,
             [&](ByteStream& stream, InputReport& r) {
               if (!keep) {
                 scanner.scan(stream, result.reports.size(), r, result.collector);
@@ -337,7 +338,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       }
       std::lock_guard lock(mu);
       auto& slots = done[unit.item];
-      slots.resize(parts_of[unit.item]);
+      slots.resize(parts_of(unit.item));
       slots[unit.file ? unit.part : 0] = std::move(result);
       merge_ready();
     }
@@ -350,15 +351,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   const std::size_t streams = report.inputs.size();
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
-  // What pass 2 needs of the items, kept small: an item whose path its one report holds is
-  // read back from the report; only the others (stdin, archives, parts) stay whole. The
-  // item list (40 bytes an input) is freed before the incident split, the peak.
+  // Pass 2 reads the items again (packed records: 8 bytes an item in memory).
   const std::size_t item_count = inputs.items.size();
-  std::map<std::size_t, InputItem> kept_items;
-  for (std::size_t i = 0; i < item_count; ++i) {
-    if (!inputs.items[i].display.empty() || inputs.items[i].is_stdin) kept_items[i] = std::move(inputs.items[i]);
-  }
-  std::vector<InputItem>().swap(inputs.items);
+  return_free_heap();  // what the scan threads freed, before the analyses and the report
   std::vector<uint32_t> first_input;  // item_base, in 4 bytes an item when it fits
   if (report.inputs.size() <= UINT32_MAX) {
     first_input.reserve(item_base.size());
@@ -400,9 +395,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
           std::vector<StreamFindings> out;
           if (unrepeatable.count(i)) return out;
           std::vector<InputReport> reports;
-          InputItem item;
-          if (auto it = kept_items.find(i); it != kept_items.end()) item = it->second;
-          else item.display = report.inputs[base_of(i)].path;
+          const InputItem item = inputs.items[i];
           visit_streams(
               item,
               [&](ByteStream& stream, InputReport& r) {
@@ -458,7 +451,7 @@ void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const 
   conclude(report.findings, report.root, report.cluster, report.inputs, all, kb, cluster);
 }
 
-void conclude_incident(IncidentReport& incident, const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+void conclude_incident(IncidentReport& incident, const InputStore& inputs, const KnowledgeBase& kb,
                        const ClusterOptions& cluster) {
   conclude(incident.findings, incident.root, incident.cluster, inputs, incident.incident.inputs, kb, cluster);
 }

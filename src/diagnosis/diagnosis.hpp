@@ -10,6 +10,7 @@
 
 #include "cluster.hpp"
 #include "npu_doctor/finding.hpp"
+#include "npu_doctor/input_store.hpp"
 #include "incidents.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/knowledge_base.hpp"
@@ -47,7 +48,7 @@ struct IncidentReport {
 };
 
 struct DiagnosisReport {
-  std::vector<InputReport> inputs;
+  InputStore inputs;  // packed, the older ones in a temporary file (input_store.hpp)
   // The incident shown (incidents[shown]): its findings, root cause and cross-rank verdict.
   // Without a split these cover all inputs.
   std::vector<Finding> findings;          // in order of first occurrence
@@ -76,7 +77,7 @@ void show_incident(DiagnosisReport& report, std::size_t index);
 // analysis, the root cause.
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster);
 // The same for one incident: its findings, the cross-rank analysis of its inputs only.
-void conclude_incident(IncidentReport& incident, const std::vector<InputReport>& inputs, const KnowledgeBase& kb,
+void conclude_incident(IncidentReport& incident, const InputStore& inputs, const KnowledgeBase& kb,
                        const ClusterOptions& cluster);
 
 class KbMatcher;

@@ -93,7 +93,7 @@ struct Building {
   std::vector<const Facts*> members;
 };
 
-void add_member(Building& b, const Facts& f, const std::vector<InputReport>& inputs) {
+void add_member(Building& b, const Facts& f, const InputStore& inputs) {
   b.members.push_back(&f);
   b.incident.inputs.push_back(f.index);
   const auto& first = b.incident.first_time;
@@ -108,7 +108,7 @@ void add_member(Building& b, const Facts& f, const std::vector<InputReport>& inp
 }
 
 // The same rank on the same host in another process: the job was started again.
-bool conflicts(const Building& b, const Facts& f, const std::vector<InputReport>& inputs) {
+bool conflicts(const Building& b, const Facts& f, const InputStore& inputs) {
   const InputReport& in = inputs[f.index];
   if (!in.rank || !f.pid) return false;
   return std::any_of(b.members.begin(), b.members.end(), [&](const Facts* m) {
@@ -170,7 +170,7 @@ std::string format_time(const Timestamp& t) {
   return buf;
 }
 
-std::vector<Incident> split_incidents(const std::vector<InputReport>& inputs, const IncidentOptions& options) {
+std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOptions& options) {
   std::vector<Facts> facts;
   facts.reserve(inputs.size());
   std::vector<std::string> jobs;  // in order of first appearance

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "npu_doctor/input_report.hpp"
+#include "npu_doctor/input_store.hpp"
 #include "npu_doctor/line_info.hpp"
 
 namespace npu_doctor {
@@ -47,7 +48,7 @@ struct Incident {
 //     job form one incident.
 // One incident for all scanned inputs when nothing tells runs apart (a single log, a
 // cluster's logs of one job).
-std::vector<Incident> split_incidents(const std::vector<InputReport>& inputs, const IncidentOptions& options = {});
+std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOptions& options = {});
 
 // A CANN log file name: plog-<pid>_<YYYYMMDDhhmmssmmm>.log (also device-<pid>_...).
 struct PlogName {

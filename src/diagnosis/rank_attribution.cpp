@@ -21,9 +21,20 @@ std::optional<int> rank_number(std::string_view s) {
   return v && *v >= 0 ? v : std::nullopt;
 }
 
+// The rank most of an input's events carry, when its path names none.
+void rank_from_lines(InputReport& in) {
+  std::map<int, int> seen;
+  for (const auto& ev : in.timeline.events) {
+    if (ev.rank) ++seen[*ev.rank];
+    if (auto r = rank_number(ev.capture("rank"))) ++seen[*r];
+  }
+  if (seen.empty()) return;
+  in.rank = std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+}
+
 }  // namespace
 
-std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const std::vector<std::string>& patterns) {
+std::vector<std::string> attribute_ranks(InputStore& inputs, const std::vector<std::string>& patterns) {
   std::vector<std::string> errors;
   std::vector<Regex> regexes;
   for (const auto& p : patterns) {
@@ -35,26 +46,18 @@ std::vector<std::string> attribute_ranks(std::vector<InputReport>& inputs, const
     std::string err;
     if (auto re = Regex::compile(p, true, err)) regexes.push_back(std::move(*re));
   }
-  for (auto& in : inputs) {
+  inputs.update_each([&](InputReport& in) {
+    const auto rank_before = in.rank;
+    const InternedString host_before = in.host;
     for (const auto& re : regexes) {
       auto m = re.search(in.path);
       if (!m) continue;
       if (!in.rank) in.rank = rank_number(m->group("rank"));
       if (in.host.empty()) in.host = std::string(m->group("host"));
     }
-    if (in.rank) continue;
-    // From the lines: the rank most events carry.
-    std::map<int, int> seen;
-    for (const auto& ev : in.timeline.events) {
-      if (ev.rank) ++seen[*ev.rank];
-      if (auto r = rank_number(ev.capture("rank"))) ++seen[*r];
-    }
-    if (!seen.empty()) {
-      in.rank = std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
-                  return a.second < b.second;
-                })->first;
-    }
-  }
+    if (!in.rank) rank_from_lines(in);
+    return in.rank != rank_before || !(in.host == host_before);  // written back only when changed
+  });
   return errors;
 }
 

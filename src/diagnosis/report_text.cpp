@@ -58,7 +58,7 @@ std::string_view to_string(Relation r) {
   return "context";
 }
 
-std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const std::vector<InputReport>& inputs,
+std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const InputStore& inputs,
                                   const Finding& f) {
   auto peer_on = [](const Evidence& e) -> std::optional<int> {
     for (const auto& [k, v] : e.captures) {
@@ -84,22 +84,23 @@ std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const st
   return std::nullopt;
 }
 
-PathNames::PathNames(const std::vector<InputReport>& inputs) {
-  std::vector<const std::string*> paths;
+PathNames::PathNames(const InputStore& inputs) {
+  // The longest prefix that every path shares, then cut back to its last '/' or ':'.
+  std::optional<std::string> shared;
   for (const auto& in : inputs) {
-    if (in.kind != "path" && in.kind != "stdin") paths.push_back(&in.path);
-  }
-  if (paths.empty()) return;
-  // The longest prefix ending in '/' or ':' that every path shares.
-  std::string_view shared = *paths.front();
-  for (const std::string* p : paths) {
+    if (in.kind == "path" || in.kind == "stdin") continue;
+    if (!shared) {
+      shared = in.path;
+      continue;
+    }
     std::size_t n = 0;
-    while (n < shared.size() && n < p->size() && shared[n] == (*p)[n]) ++n;
-    shared = shared.substr(0, n);
+    while (n < shared->size() && n < in.path.size() && (*shared)[n] == in.path[n]) ++n;
+    shared->resize(n);
   }
-  const auto cut = shared.find_last_of("/:");
-  if (cut == std::string_view::npos) return;
-  common_ = std::string(shared.substr(0, cut + 1));
+  if (!shared) return;
+  const auto cut = shared->find_last_of("/:");
+  if (cut == std::string::npos) return;
+  common_ = shared->substr(0, cut + 1);
 }
 
 std::string PathNames::shorten(const std::string& path) const {

@@ -39,7 +39,7 @@ struct PeerWait {
   std::optional<int> rank;  // the rank that waited, when known
   int peer = -1;
 };
-std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const std::vector<InputReport>& inputs,
+std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const InputStore& inputs,
                                   const Finding& f);
 
 // Display paths: what distinguishes the inputs. The directory all scanned inputs share is
@@ -47,7 +47,7 @@ std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const st
 // input keeps its file name.
 class PathNames {
  public:
-  explicit PathNames(const std::vector<InputReport>& inputs);
+  explicit PathNames(const InputStore& inputs);
   const std::string& common() const { return common_; }  // "" when nothing is shared
   std::string shorten(const std::string& path) const;
   std::string location(const Evidence& e) const { return shorten(e.path) + ":" + std::to_string(e.line); }

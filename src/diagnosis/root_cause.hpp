@@ -59,7 +59,7 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
 // Each finding ends in exactly one of: the root cause, same_line, consequences,
 // independent, or none of them (hints, warnings).
 void settle_relations(std::vector<Finding>& findings, RootCauseDecision& decision,
-                      const std::vector<InputReport>& inputs, const std::optional<ClusterDecision>& cluster,
+                      const InputStore& inputs, const std::optional<ClusterDecision>& cluster,
                       const KnowledgeBase& kb);
 
 // Orders findings by first occurrence: line order within an input, time stamps across

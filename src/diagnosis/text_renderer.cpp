@@ -196,11 +196,17 @@ void print_cluster(const Ctx& c, const View& v) {
   }
 }
 
-// Scanned inputs that were empty files.
-std::vector<const InputReport*> empty_inputs(const DiagnosisReport& r) {
-  std::vector<const InputReport*> out;
+// Scanned inputs that were empty files: how many, and the first one's path.
+struct EmptyInputs {
+  std::size_t count = 0;
+  std::string first;
+};
+
+EmptyInputs empty_inputs(const DiagnosisReport& r) {
+  EmptyInputs out;
   for (const auto& in : r.inputs) {
-    if (in.status == InputStatus::ok && in.bytes == 0 && in.kind != "path") out.push_back(&in);
+    if (in.status != InputStatus::ok || in.bytes != 0 || in.kind == "path") continue;
+    if (out.count++ == 0) out.first = in.path;
   }
   return out;
 }
@@ -231,8 +237,8 @@ void print_body(const Ctx& c, const View& v) {
     const auto empty = empty_inputs(c.report);
     std::size_t scanned = 0;
     for (const auto& in : c.report.inputs) scanned += in.status == InputStatus::ok || in.status == InputStatus::partial;
-    if (!empty.empty() && empty.size() == scanned) {
-      c.out << (scanned == 1 ? ui::text(Key::report_input_is_empty, lang, fmt::arg("path", c.names.shorten(empty.front()->path)))
+    if (empty.count > 0 && empty.count == scanned) {
+      c.out << (scanned == 1 ? ui::text(Key::report_input_is_empty, lang, fmt::arg("path", c.names.shorten(empty.first)))
                              : ui::text(Key::report_inputs_are_empty, lang, fmt::arg("n", scanned)))
             << "\n";
     } else {

@@ -85,19 +85,24 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
                                 report.kb_version + ": findings of entries unknown here are left out");
     }
     const std::size_t offset = report.inputs.size();
-    for (auto& in : n.inputs) {
-      if (in.host.empty()) in.host = n.host;
-    }
+    const InternedString host(n.host);
+    auto with_host = [&](InputReport& in) {
+      if (!in.host.empty()) return false;
+      in.host = host;
+      return true;
+    };
     if (report.inputs.empty()) {
-      // The first node's inputs are taken whole (one node: the only copy of 100,000 inputs),
-      // then room for the others' is made once: no doubling past them.
+      // The first node's inputs are taken whole (one node: the only copy of 100,000 inputs).
       report.inputs = std::move(n.inputs);
+      report.inputs.update_each(with_host);
       report.inputs.reserve(inputs);
     } else {
-      report.inputs.insert(report.inputs.end(), std::make_move_iterator(n.inputs.begin()),
-                           std::make_move_iterator(n.inputs.end()));
+      for (InputReport in : n.inputs) {
+        with_host(in);
+        report.inputs.push_back(in);
+      }
     }
-    std::vector<InputReport>().swap(n.inputs);  // moved from: free them now
+    InputStore().swap(n.inputs);  // copied or moved: free them now
     for (auto& f : n.findings) {
       for (auto& e : f.evidence) e.input += offset;
     }

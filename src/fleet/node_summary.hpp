@@ -22,7 +22,7 @@ struct NodeSummary {
   std::string note;                               // why failed / timed out, in plain words
   double seconds = 0;                             // how long the scan took
   std::string kb_version;
-  std::vector<InputReport> inputs;
+  InputStore inputs;
   std::vector<Finding> findings;                  // log findings; evidence.input indexes `inputs`
   std::map<std::string, std::string> facts;       // "driver_version" -> "24.1.rc2" (from --check)
   std::vector<Finding> check_findings;            // the environment check's warnings and errors

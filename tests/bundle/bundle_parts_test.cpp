@@ -37,8 +37,8 @@ TEST(BundleLogs, NewestFirstWithinTheCapAndEverythingLeftOutIsSaid) {
 
   const auto all = select_logs({(t.path() / "log").string()}, {}, "/", std::nullopt, 250);
   ASSERT_EQ(all.files.size(), 2u);
-  EXPECT_TRUE(all.files[0].path.ends_with("new.log"));
-  EXPECT_TRUE(all.files[1].path.ends_with("mid.log"));
+  EXPECT_TRUE(all.files[0].open_path().ends_with("new.log"));
+  EXPECT_TRUE(all.files[1].open_path().ends_with("mid.log"));
   auto reason = [&](const LogSelection& s, const std::string& name) {
     for (const auto& k : s.skipped) {
       if (k.item.ends_with(name)) return k.reason;
@@ -72,6 +72,25 @@ TEST(BundleLogs, DefaultLocationsFollowTheAscendOrderAndLiveUnderTheRoot) {
   const auto s = select_logs({}, d, t.path().string(), std::nullopt, 1 << 20);
   ASSERT_EQ(s.files.size(), 1u);
   EXPECT_EQ(s.files[0].shown, "/root/ascend/log/debug/plog/plog-1_20240101000000000.log");
+}
+
+// A log reached twice (its directory and the file given too, or a second name for the same
+// file) is taken once; under --root the file opened differs from the path shown.
+TEST(BundleLogs, OneFileIsTakenOnceHoweverItIsReached) {
+  TempDir t;
+  t.write("root/var/log/npu/a.log", "a\n");
+  t.write("root/var/log/npu/b.log", "b\n");
+  fs::create_hard_link(t.path() / "root/var/log/npu/a.log", t.path() / "root/var/log/npu/same-as-a.log");
+  const std::string dir = (t.path() / "root/var/log/npu").string();
+  const auto twice = select_logs({dir, dir + "/b.log"}, {}, "/", std::nullopt, 1 << 20);
+  ASSERT_EQ(twice.files.size(), 2u);
+  EXPECT_EQ(twice.files[0].open_path(), twice.files[0].shown);
+  const auto rooted = select_logs({}, {"/var/log/npu"}, (t.path() / "root").string(), std::nullopt, 1 << 20);
+  ASSERT_EQ(rooted.files.size(), 2u);
+  for (const auto& f : rooted.files) {
+    EXPECT_TRUE(f.shown.starts_with("/var/log/npu/")) << f.shown;
+    EXPECT_TRUE(f.open_path().starts_with(t.path().string())) << f.open_path();
+  }
 }
 
 TEST(BundleLogs, SizesParse) {
@@ -156,8 +175,11 @@ TEST(BundleArchive, OwnerOnlyMarkerFirstAndNeverCompleteWhenCutShort) {
     ASSERT_TRUE(w.add(kMarkerMember, "{}\n", error));
     ASSERT_TRUE(w.add("logs/x.log", "hello\n", error));
     ASSERT_TRUE(w.finish(error)) << error;
-    EXPECT_EQ(w.members().size(), 2u);
-    EXPECT_EQ(w.members()[1].sha256(), "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
+    EXPECT_EQ(w.member_count(), 2u);
+    EXPECT_EQ(w.member(1).sha256(), "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
+    EXPECT_EQ(w.member(1).path, "logs/x.log");
+    EXPECT_EQ(w.member(1).size, 6u);
+    EXPECT_EQ(w.last_member_size(), 6u);
   }
   ::umask(022);
   struct stat st {};

@@ -41,7 +41,7 @@ class Cluster : public ::testing::Test {
     if (!in.timeline.last_time || in.timeline.last_time->micros < t_s * 1000000) in.timeline.last_time = ev.time;
   }
   std::optional<ClusterDecision> run(ClusterOptions o = {}) {
-    return analyze_cluster(std::vector<InputReport>(inputs_.begin(), inputs_.end()), testing::builtin_kb(), o);
+    return analyze_cluster(InputStore(std::vector<InputReport>(inputs_.begin(), inputs_.end())), testing::builtin_kb(), o);
   }
   std::deque<Entry> entries_;
   std::deque<InputReport> inputs_;

@@ -12,7 +12,7 @@ InputReport at(std::string path) {
 }
 
 TEST(RankAttribution, FromCommonPathLayouts) {
-  std::vector<InputReport> in = {at("job/node-2/rank_17/train.log"), at("logs/rank-3.log"), at("collect/worker-5.txt"),
+  InputStore in = {at("job/node-2/rank_17/train.log"), at("logs/rank-3.log"), at("collect/worker-5.txt"),
                                  at("bundle.tar.gz:host-a/rank_0/plog/plog-1_20250101000000000.log"),
                                  at("logs/framework.log")};
   EXPECT_TRUE(attribute_ranks(in, {}).empty());
@@ -26,7 +26,7 @@ TEST(RankAttribution, FromCommonPathLayouts) {
 }
 
 TEST(RankAttribution, UserPatternComesFirstAndBadPatternsAreReported) {
-  std::vector<InputReport> in = {at("out/srv07-npu3.log")};
+  InputStore in = {at("out/srv07-npu3.log")};
   const auto errors = attribute_ranks(in, {R"((?<host>srv\d+)-npu(?<rank>\d+))", "((unclosed"});
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("does not compile"), std::string::npos);
@@ -35,12 +35,12 @@ TEST(RankAttribution, UserPatternComesFirstAndBadPatternsAreReported) {
 }
 
 TEST(RankAttribution, FromTheLinesWhenThePathSaysNothing) {
-  std::vector<InputReport> in = {at("out/a.log")};
+  InputStore in = {at("out/a.log")};
   TimelineEvent e1, e2, e3;
   e1.rank = 6;
   e2.rank = 6;
   e3.captures = {{"rank", "2"}};
-  in[0].timeline.events = {e1, e2, e3};
+  in.update(0, [&](InputReport& r) { r.timeline.events = {e1, e2, e3}; });
   attribute_ranks(in, {});
   EXPECT_EQ(in[0].rank.value_or(-1), 6);
 }

@@ -29,22 +29,22 @@ NodeSummary reparse(const NodeSummary& s) {
   return back;
 }
 
-// A reader that knows how many inputs a summary holds reserves them: the parse fills that
-// room instead of doubling a vector of 100,000 reports.
-TEST(NodeSummary, ReadingFillsTheRoomReservedForTheInputs) {
+// The reader fills the caller's store, with the caller's memory budget: a summary of many
+// inputs is read into records that spill to the store's file, not into one vector.
+TEST(NodeSummary, ReadingFillsTheCallersInputStore) {
   NodeSummary s;
   s.host = "n0";
   for (int i = 0; i < 300; ++i) s.inputs.push_back(input_report("/logs/rank_" + std::to_string(i) + ".log", "file"));
   NodeSummary back;
-  back.inputs.reserve(300);
-  const InputReport* room = back.inputs.data();
+  back.inputs = InputStore(std::size_t{1024});  // a budget of 1 KiB: most records go to the file
   std::string error;
   std::vector<std::string> warnings;
   ASSERT_TRUE(parse_node_summary(node_summary_json(s), testing::builtin_kb(), back, error, warnings)) << error;
   ASSERT_EQ(back.inputs.size(), 300u);
-  EXPECT_EQ(back.inputs.data(), room) << "read into the reserved room";
-  EXPECT_EQ(back.inputs.capacity(), 300u);
+  EXPECT_TRUE(back.inputs.spilled()) << "read with the caller's budget";
+  EXPECT_LE(back.inputs.memory_bytes(), 1024u + 200u);
   EXPECT_EQ(back.inputs[299].path, "/logs/rank_299.log");
+  EXPECT_EQ(back.inputs[0].path, "/logs/rank_0.log");
 }
 
 TEST(NodeSummary, MergedSummariesNameTheSameRootCauseAsOneScanOfAllLogs) {
@@ -116,8 +116,9 @@ TEST(NodeSummary, SpecificityKeepsTheNumbersOfTheV1Contract) {
   for (const auto& [number, specificity] : v1) {
     NodeSummary s;
     s.host = "h";
-    s.inputs.emplace_back();
-    s.inputs[0].path = "a.log";
+    InputReport in;
+    in.path = "a.log";
+    s.inputs.push_back(in);
     Finding f;
     f.entry = kb.find_id("cluster.silent-rank");
     ASSERT_NE(f.entry, nullptr);

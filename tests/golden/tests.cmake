@@ -34,6 +34,16 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(Golden.${command} PROPERTIES TIMEOUT 120
       ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
   endforeach()
+  # The same cases with every input's record in the input store's temporary file
+  # (NPU_DOCTOR_INPUT_MEMORY=0, src/core/input_store.cpp): reports must not change when
+  # inputs spill, as they do past ~7,000 inputs.
+  foreach(command atc bundle cluster diagnose isolate merge render run watch)
+    add_test(NAME GoldenSpilled.${command}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
+              ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_LIST_DIR}/${command})
+    set_tests_properties(GoldenSpilled.${command} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "NPU_DOCTOR_INPUT_MEMORY=0;NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
+  endforeach()
   add_test(NAME GoldenRunner.FailsAChangedOutputWithADiff
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/runner_selftest.py $<TARGET_FILE:npu-doctor>
             ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION})

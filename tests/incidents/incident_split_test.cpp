@@ -91,7 +91,7 @@ TEST(SplitIncidents, RanksOfOneRunStayTogetherThoughTheirErrorsAreHalfAnHourApar
 }
 
 TEST(SplitIncidents, TheGapDecides) {
-  const std::vector<InputReport> in = {
+  const InputStore in = {
       input("a.log", "2025-01-01-10:00:00.000.000", "2025-01-01-10:10:00.000.000"),
       input("b.log", "2025-01-01-10:40:00.000.000", "2025-01-01-10:50:00.000.000"),
   };
@@ -143,7 +143,7 @@ TEST(SplitIncidents, InputsThatWereNotScannedBelongToNone) {
   std::vector<InputReport> in = {input("a.log", "2025-01-01-10:00:00.000.000"), input("core.bin")};
   in[1].status = InputStatus::skipped;
   in.push_back(input_report("/missing.log", "path", InputStatus::error, "no such file or directory"));
-  EXPECT_EQ(groups(split_incidents(in)), (Groups{{0}}));
+  EXPECT_EQ(groups(split_incidents(InputStore(in))), (Groups{{0}}));
   EXPECT_TRUE(split_incidents({}).empty());
 }
 
