@@ -17,6 +17,7 @@
 #include "npu_doctor/embedded_files.hpp"
 #include "core/scanner.hpp"
 #include "core/word_fallback.hpp"
+#include "core/worker_threads.hpp"
 
 namespace npu_doctor {
 
@@ -204,11 +205,7 @@ void scan_in_order(std::size_t items, unsigned jobs,
       }
     }
   };
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, items)));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  run_on_threads(static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, items))), worker);
 }
 
 }  // namespace
@@ -344,10 +341,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     }
   };
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, unit_count)));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  run_on_threads(jobs, worker);
 
   const std::size_t streams = report.inputs.size();
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
