@@ -67,9 +67,13 @@ std::size_t shared_components(std::string_view a, std::string_view b) {
 // memory of a 100,000-input split); the Timestamp is read again when an incident takes it.
 enum class TimeSource : unsigned char { none, plog_name, first_line, last_line };
 
+// What the split compares of each input, read from its report once: the reports are in an
+// InputStore, where each look-up decodes a record, and the comparisons below are per pair.
 struct Facts {  // one per input: ordered to leave no padding but the tail's
   int64_t start_us = 0, end_us = 0;  // valid when the source is not none (then dated)
   std::optional<long> pid;
+  std::optional<int> rank;
+  InternedString host;
   uint32_t index = 0;
   uint32_t job = 0;  // index into the split's job names
   TimeSource start = TimeSource::none, end = TimeSource::none;
@@ -91,29 +95,30 @@ struct Building {
   Incident incident;
   int64_t end_us = 0;
   std::vector<const Facts*> members;
+  std::set<std::string> dirs;  // the members' directories, for placing undated inputs
 };
 
 void add_member(Building& b, const Facts& f, const InputStore& inputs) {
+  const InputReport in = inputs[f.index];
   b.members.push_back(&f);
   b.incident.inputs.push_back(f.index);
+  b.dirs.emplace(dir_name(in.path));
   const auto& first = b.incident.first_time;
   if (f.start != TimeSource::none && (!dated(first) || f.start_us < first->micros)) {
-    b.incident.first_time = time_of(f.start, inputs[f.index]);
+    b.incident.first_time = time_of(f.start, in);
   }
   const auto& last = b.incident.last_time;
   if (f.end != TimeSource::none && (!dated(last) || f.end_us > last->micros)) {
-    b.incident.last_time = time_of(f.end, inputs[f.index]);
+    b.incident.last_time = time_of(f.end, in);
   }
   if (f.end != TimeSource::none) b.end_us = std::max(b.end_us, f.end_us);
 }
 
 // The same rank on the same host in another process: the job was started again.
-bool conflicts(const Building& b, const Facts& f, const InputStore& inputs) {
-  const InputReport& in = inputs[f.index];
-  if (!in.rank || !f.pid) return false;
+bool conflicts(const Building& b, const Facts& f) {
+  if (!f.rank || !f.pid) return false;
   return std::any_of(b.members.begin(), b.members.end(), [&](const Facts* m) {
-    const InputReport& other = inputs[m->index];
-    return other.rank == in.rank && other.host == in.host && m->pid && *m->pid != *f.pid;
+    return m->rank == f.rank && m->host == f.host && m->pid && *m->pid != *f.pid;
   });
 }
 
@@ -179,6 +184,8 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
     Facts f;
     f.index = static_cast<uint32_t>(i);
+    f.rank = in.rank;
+    f.host = in.host;
     std::string job = job_of(in.path);
     f.job = static_cast<uint32_t>(std::find(jobs.begin(), jobs.end(), job) - jobs.begin());
     if (f.job == jobs.size()) jobs.push_back(std::move(job));
@@ -226,7 +233,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     std::vector<Building> runs;
     for (const Facts* f : dated_inputs) {
       Building* cur = runs.empty() ? nullptr : &runs.back();
-      if (cur == nullptr || f->start_us > cur->end_us + options.gap_us || conflicts(*cur, *f, inputs)) {
+      if (cur == nullptr || f->start_us > cur->end_us + options.gap_us || conflicts(*cur, *f)) {
         runs.emplace_back();
         cur = &runs.back();
         cur->end_us = f->start_us;
@@ -237,6 +244,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     // Undated inputs: with the run whose inputs share most of their directory (the latest
     // on a tie), or all together when the job has no dated run.
     for (const Facts* f : undated_inputs) {
+      const std::string dir(dir_name(inputs[f->index].path));
       if (runs.empty()) {
         runs.emplace_back();
         runs.back().incident.job = job;
@@ -245,9 +253,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
       std::size_t best_score = 0;
       for (auto& r : runs) {
         std::size_t score = 0;
-        for (const Facts* m : r.members) {
-          score = std::max(score, shared_components(dir_name(inputs[f->index].path), dir_name(inputs[m->index].path)));
-        }
+        for (const std::string& d : r.dirs) score = std::max(score, shared_components(dir, d));
         if (score >= best_score) {
           best_score = score;
           best = &r;
@@ -272,7 +278,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     std::set<int> ranks;
     for (const Facts* m : b.members) {
       if (m->pid) pids.insert(*m->pid);
-      if (inputs[m->index].rank) ranks.insert(*inputs[m->index].rank);
+      if (m->rank) ranks.insert(*m->rank);
     }
     inc.pids.assign(pids.begin(), pids.end());
     inc.ranks.assign(ranks.begin(), ranks.end());
