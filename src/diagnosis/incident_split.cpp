@@ -4,6 +4,7 @@
 #include "npu_doctor/text.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <cstdio>
 #include <set>
@@ -69,15 +70,18 @@ enum class TimeSource : unsigned char { none, plog_name, first_line, last_line }
 
 // What the split compares of each input, read from its report once: the reports are in an
 // InputStore, where each look-up decodes a record, and the comparisons below are per pair.
-struct Facts {  // one per input: ordered to leave no padding but the tail's
+struct Facts {  // one per input, 48 bytes: ordered to leave no padding but the tail's
+  static constexpr long kNoPid = std::numeric_limits<long>::min();
+  static constexpr int kNoRank = std::numeric_limits<int>::min();
   int64_t start_us = 0, end_us = 0;  // valid when the source is not none (then dated)
-  std::optional<long> pid;
-  std::optional<int> rank;
+  long pid = kNoPid;                 // from the plog file name
   InternedString host;
+  int rank = kNoRank;
   uint32_t index = 0;
   uint32_t job = 0;  // index into the split's job names
   TimeSource start = TimeSource::none, end = TimeSource::none;
 };
+static_assert(sizeof(Facts) <= 48, "one per input: keep it small");
 
 std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
   switch (source) {
@@ -116,9 +120,9 @@ void add_member(Building& b, const Facts& f, const InputStore& inputs) {
 
 // The same rank on the same host in another process: the job was started again.
 bool conflicts(const Building& b, const Facts& f) {
-  if (!f.rank || !f.pid) return false;
+  if (f.rank == Facts::kNoRank || f.pid == Facts::kNoPid) return false;
   return std::any_of(b.members.begin(), b.members.end(), [&](const Facts* m) {
-    return m->rank == f.rank && m->host == f.host && m->pid && *m->pid != *f.pid;
+    return m->rank == f.rank && m->host == f.host && m->pid != Facts::kNoPid && m->pid != f.pid;
   });
 }
 
@@ -184,7 +188,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
     Facts f;
     f.index = static_cast<uint32_t>(i);
-    f.rank = in.rank;
+    f.rank = in.rank.value_or(Facts::kNoRank);
     f.host = in.host;
     std::string job = job_of(in.path);
     f.job = static_cast<uint32_t>(std::find(jobs.begin(), jobs.end(), job) - jobs.begin());
@@ -277,8 +281,8 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     std::set<long> pids;
     std::set<int> ranks;
     for (const Facts* m : b.members) {
-      if (m->pid) pids.insert(*m->pid);
-      if (m->rank) ranks.insert(*m->rank);
+      if (m->pid != Facts::kNoPid) pids.insert(m->pid);
+      if (m->rank != Facts::kNoRank) ranks.insert(m->rank);
     }
     inc.pids.assign(pids.begin(), pids.end());
     inc.ranks.assign(ranks.begin(), ranks.end());
