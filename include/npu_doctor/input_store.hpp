@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "npu_doctor/input_report.hpp"
@@ -38,7 +39,6 @@ class InputStore {
   void push_back(const InputReport& report);
   InputReport operator[](std::size_t i) const;  // a decoded copy; std::out_of_range past the end
   InputReport front() const { return (*this)[0]; }
-  InputReport back() const { return (*this)[size() - 1]; }
 
   // Writes a changed record for input i (the old bytes are left unused).
   void replace(std::size_t i, const InputReport& report);
@@ -57,8 +57,15 @@ class InputStore {
       if (change(r)) replace(i, r);
     }
   }
-
-  std::vector<InputReport> to_vector() const;
+  // `rewrite(path)` on every input's path; the inputs whose path it changed are written back.
+  template <typename Rewrite>
+  void rewrite_paths(Rewrite&& rewrite) {
+    update_each([&](InputReport& in) {
+      const std::string before = in.path;
+      rewrite(in.path);
+      return in.path != before;
+    });
+  }
 
   // What the bench and the tests look at.
   bool spilled() const { return records_.spilled(); }

@@ -74,7 +74,6 @@ class CopyingIterator {
     return old;
   }
   friend bool operator==(const CopyingIterator& a, const CopyingIterator& b) { return a.i_ == b.i_; }
-  std::size_t index() const { return i_; }
 
  private:
   const Container* c_ = nullptr;

@@ -16,6 +16,8 @@
 #include <sstream>
 
 #include "bundle/sha256.hpp"
+#include "core/snapshot_io.hpp"
+#include "core/temp_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -103,21 +105,24 @@ bool write_entry(archive* a, const std::string& name, std::string_view data, boo
 
 std::string MemberInfo::sha256() const { return to_hex(digest); }
 
-// A member's record: 32 bytes of digest, 8 of size (little-endian), then the path.
+// A member's record (snapshot_io's byte layer): the digest's 32 bytes, the size, the path.
 void ArchiveWriter::record(const MemberInfo& m) {
-  std::string r(m.digest.begin(), m.digest.end());
-  for (int i = 0; i < 8; ++i) r += static_cast<char>((m.size >> (8 * i)) & 0xFF);
-  r += m.path;
-  members_.push_back(r);
+  snapshot_io::Writer w;
+  w.bytes(std::string_view(reinterpret_cast<const char*>(m.digest.data()), m.digest.size()));
+  w.i64(static_cast<std::int64_t>(m.size));
+  w.str(m.path);
+  members_.push_back(w.take());
   last_size_ = m.size;
 }
 
 MemberInfo ArchiveWriter::member(std::size_t i) const {
-  const std::string r = members_[i];
+  const std::string record = members_[i];
+  snapshot_io::Reader r(record);
   MemberInfo m;
-  std::copy_n(r.begin(), 32, m.digest.begin());
-  for (std::size_t k = 0; k < 8; ++k) m.size |= static_cast<std::uint64_t>(static_cast<unsigned char>(r[32 + k])) << (8 * k);
-  m.path = r.substr(40);
+  const std::string_view digest = r.bytes(m.digest.size());
+  std::copy(digest.begin(), digest.end(), m.digest.begin());
+  m.size = static_cast<std::uint64_t>(r.i64());
+  m.path = r.str();
   return m;
 }
 
@@ -336,8 +341,7 @@ std::unique_ptr<OpenedBundle> open_bundle(const std::string& path, std::string& 
       error = path + ": not a bundle (its first member is not " + kMarkerMember + ")";
       return nullptr;
     }
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/npu-doctor-bundle-XXXXXX";
+    std::string pattern = temporary_directory() + "/npu-doctor-bundle-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
       error = std::string("cannot create a temporary directory: ") + std::strerror(errno);
       return nullptr;
@@ -375,10 +379,8 @@ std::optional<std::vector<std::string>> BundleInputs::expand(const std::vector<s
 
 void BundleInputs::restore_paths(DiagnosisReport& report) const {
   if (opened_.empty()) return;
-  report.inputs.update_each([&](InputReport& in) {
-    const std::string before = in.path;
-    for (const auto& b : opened_) in.path = b->display(in.path);
-    return in.path != before;
+  report.inputs.rewrite_paths([&](std::string& path) {
+    for (const auto& b : opened_) path = b->display(path);
   });
   for (const auto& b : opened_) {
     for (auto& f : report.findings) {

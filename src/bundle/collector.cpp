@@ -478,11 +478,9 @@ void Collector::run_diagnose() {
   DiagnosisReport report = diagnoser.run(opts);
   auto shown = [&](std::string& p) {
     // A redacted copy in the work directory is shown as its member.
-    if (!p.starts_with(work_ + "/")) return false;
-    p.erase(0, work_.size() + 1);
-    return true;
+    if (p.starts_with(work_ + "/")) p.erase(0, work_.size() + 1);
   };
-  report.inputs.update_each([&](InputReport& in) { return shown(in.path); });
+  report.inputs.rewrite_paths(shown);
   for (auto& f : report.findings) {
     for (auto& e : f.evidence) shown(e.path);
   }

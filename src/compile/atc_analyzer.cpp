@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "atc_command.hpp"
+#include "core/temp_files.hpp"
 #include "atc_operators.hpp"
 #include "atc_outputs.hpp"
 #include "atc.hpp"
@@ -45,8 +46,7 @@ constexpr const char* kStdinName = "<stdin>";
 
 // stdin can be read once; both passes need it, so it goes to a temporary file first.
 std::string copy_stdin(std::vector<std::string>& problems) {
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string templ = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/npu-doctor-atc-XXXXXX";
+  std::string templ = temporary_directory() + "/npu-doctor-atc-XXXXXX";
   const int fd = ::mkstemp(templ.data());
   if (fd < 0) {
     problems.push_back(std::string("cannot buffer stdin: ") + std::strerror(errno));
@@ -233,11 +233,7 @@ AtcReport analyze_atc(const AtcOptions& options, const KnowledgeBase& kb, const 
   AtcFiles files = read_atc_files(paths);
   if (!stdin_tmp.empty()) {
     ::unlink(stdin_tmp.c_str());
-    r.diagnosis.inputs.update_each([&](InputReport& in) {
-      const std::string before = in.path;
-      rename_path(in.path, stdin_tmp);
-      return in.path != before;
-    });
+    r.diagnosis.inputs.rewrite_paths([&](std::string& path) { rename_path(path, stdin_tmp); });
     for (auto& f : r.diagnosis.findings) {
       for (auto& e : f.evidence) rename_path(e.path, stdin_tmp);
     }

@@ -8,26 +8,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "fd_io.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor {
-namespace {
-
-// pread until n bytes, the end of the file or an error; the bytes read.
-std::size_t read_at(int fd, char* buf, std::size_t n, uint64_t offset) {
-  std::size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(fd, buf + got, n - got, static_cast<off_t>(offset + got));
-    if (r > 0) {
-      got += static_cast<std::size_t>(r);
-    } else if (r == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  return got;
-}
-
-}  // namespace
 
 std::vector<FilePart> split_at_lines(int fd, uint64_t size, std::size_t parts, uint64_t min_part) {
   parts = std::max<std::size_t>(1, std::min<uint64_t>(parts, min_part == 0 ? parts : size / min_part));

@@ -119,11 +119,4 @@ void InputStore::push_back(const InputReport& report) { records_.push_back(encod
 InputReport InputStore::operator[](std::size_t i) const { return decode(records_[i]); }
 void InputStore::replace(std::size_t i, const InputReport& report) { records_.replace(i, encode(report)); }
 
-std::vector<InputReport> InputStore::to_vector() const {
-  std::vector<InputReport> out;
-  out.reserve(size());
-  for (const auto& r : *this) out.push_back(r);
-  return out;
-}
-
 }  // namespace npu_doctor

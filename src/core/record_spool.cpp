@@ -1,6 +1,5 @@
 #include "npu_doctor/record_spool.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,11 @@
 #include <mutex>
 #include <stdexcept>
 #include <vector>
+
+#include "fd_io.hpp"
+#include "npu_doctor/text.hpp"
+#include "snapshot_io.hpp"
+#include "temp_files.hpp"
 
 namespace npu_doctor {
 
@@ -23,48 +27,13 @@ constexpr std::size_t kRandomWindow = std::size_t{4} << 10;
 
 std::size_t budget_from_environment(std::size_t fallback) {
   const char* v = std::getenv("NPU_DOCTOR_INPUT_MEMORY");
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  return end != nullptr && *end == '\0' ? static_cast<std::size_t>(n) : fallback;
-}
-
-// A private file in $TMPDIR (or /tmp), gone from the directory as soon as it is open.
-int open_private_temporary() {
-  const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/npu-doctor-spool-XXXXXX";
-  const int fd = ::mkostemp(path.data(), O_CLOEXEC);
-  if (fd >= 0) ::unlink(path.c_str());
-  return fd;
-}
-
-bool write_all(int fd, std::string_view bytes, uint64_t at) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-    at += static_cast<uint64_t>(n);
-  }
-  return true;
-}
-
-bool read_all(int fd, char* out, std::size_t size, uint64_t at) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, out, size, static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    out += n;
-    size -= static_cast<std::size_t>(n);
-    at += static_cast<uint64_t>(n);
-  }
-  return true;
+  return v != nullptr ? parse_number<std::size_t>(v).value_or(fallback) : fallback;
 }
 
 }  // namespace
 
 // Offsets are into one logical byte sequence: [0, in_file) in the file, the rest in `tail`.
-// A record is a 4-byte length and its bytes.
+// A record is written as the snapshot's strings are (snapshot_io: a 4-byte length, the bytes).
 struct RecordSpool::Impl {
   explicit Impl(std::size_t memory_budget) : budget(memory_budget) {}
   Impl(const Impl&) = delete;
@@ -88,17 +57,17 @@ struct RecordSpool::Impl {
     // Room for the budget at once (pages not written are not resident), so that growing
     // to it does not copy it by doubling.
     if (tail.empty() && tail.capacity() < budget + 4 + record.size()) tail.reserve(budget + 4 + record.size());
-    const auto n = static_cast<uint32_t>(record.size());
-    for (int i = 0; i < 4; ++i) tail += static_cast<char>((n >> (8 * i)) & 0xFF);
-    tail.append(record);
+    snapshot_io::Writer w;
+    w.str(record);
+    tail += w.take();
     if (tail.size() > budget) spill();
     return at;
   }
 
   void spill() {
     if (file_failed) return;
-    if (fd < 0) fd = open_private_temporary();
-    if (fd < 0 || !write_all(fd, tail, in_file)) {
+    if (fd < 0) fd = open_unlinked_temporary("npu-doctor-spool-");
+    if (fd < 0 || !write_at(fd, tail, in_file)) {
       file_failed = true;
       return;
     }
@@ -114,7 +83,7 @@ struct RecordSpool::Impl {
       const std::size_t span = onward ? kSequentialWindow : kRandomWindow;
       const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(std::max(n, span), in_file - at));
       window.resize(want);
-      if (!read_all(fd, window.data(), want, at)) {
+      if (read_at(fd, window.data(), want, at) != want) {
         window.clear();
         window_at = 0;
         return {};
@@ -134,8 +103,7 @@ struct RecordSpool::Impl {
     const uint64_t at = where[i];
     const std::string_view head = bytes(at, 4);
     if (head.size() < 4) throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
-    uint32_t n = 0;
-    for (std::size_t k = 0; k < 4; ++k) n |= static_cast<uint32_t>(static_cast<unsigned char>(head[k])) << (8 * k);
+    const uint32_t n = snapshot_io::Reader(head).u32();
     const std::string_view body = bytes(at + 4, n);
     if (body.size() < n) throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
     return std::string(body);

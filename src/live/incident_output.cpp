@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/temp_files.hpp"
 #include "npu_doctor/probe.hpp"
 #include "render/terminal_style.hpp"
 #include "npu_doctor/ui_words.hpp"
@@ -51,8 +52,7 @@ std::string incident_json_line(const WatchIncident& incident, const RenderOption
 
 bool run_incident_hook(const std::string& command, const WatchIncident& incident, const std::string& json,
                        std::chrono::milliseconds timeout, std::ostream& err) {
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string path = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/npu-doctor-incident-XXXXXX";
+  std::string path = temporary_directory() + "/npu-doctor-incident-XXXXXX";
   const int fd = ::mkstemp(path.data());
   if (fd < 0) {
     err << "npu-doctor: watch: --exec: cannot create a temporary file in " << path << "\n";

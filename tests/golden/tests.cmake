@@ -26,23 +26,24 @@ if(Python3_Interpreter_FOUND)
     COMMENT "Compiling the renderer goldens' knowledge base"
     VERBATIM)
   add_custom_target(npu_doctor_golden_renderer_kb ALL DEPENDS ${NPU_DOCTOR_RENDERER_KB})
+  # One golden test: the cases of tests/golden/<command> under `name`, with `extra_env`
+  # ("VAR=value;...") on top of what every case gets. The cases share one cache of compiled
+  # pattern databases (a fresh one costs ~0.25 s a case).
+  function(npu_doctor_golden_test name command extra_env)
+    add_test(NAME ${name}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
+              ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${command})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "${extra_env}NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
+  endfunction()
   foreach(command ${NPU_DOCTOR_GOLDEN_COMMANDS})
-    add_test(NAME Golden.${command}
-      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
-              ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_LIST_DIR}/${command})
-    # The cases share one cache of compiled pattern databases (a fresh one costs ~0.25 s a case).
-    set_tests_properties(Golden.${command} PROPERTIES TIMEOUT 120
-      ENVIRONMENT "NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
+    npu_doctor_golden_test(Golden.${command} ${command} "")
   endforeach()
   # The same cases with every input's record in the input store's temporary file
-  # (NPU_DOCTOR_INPUT_MEMORY=0, src/core/input_store.cpp): reports must not change when
+  # (NPU_DOCTOR_INPUT_MEMORY=0, src/core/record_spool.cpp): reports must not change when
   # inputs spill, as they do past ~7,000 inputs.
   foreach(command atc bundle cluster diagnose isolate merge render run watch)
-    add_test(NAME GoldenSpilled.${command}
-      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_golden.py $<TARGET_FILE:npu-doctor>
-              ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} ${CMAKE_CURRENT_LIST_DIR}/${command})
-    set_tests_properties(GoldenSpilled.${command} PROPERTIES TIMEOUT 120
-      ENVIRONMENT "NPU_DOCTOR_INPUT_MEMORY=0;NPU_DOCTOR_GOLDEN_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/golden-cache;NPU_DOCTOR_GOLDEN_RENDERER_KB=${NPU_DOCTOR_RENDERER_KB}")
+    npu_doctor_golden_test(GoldenSpilled.${command} ${command} "NPU_DOCTOR_INPUT_MEMORY=0;")
   endforeach()
   add_test(NAME GoldenRunner.FailsAChangedOutputWithADiff
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/runner_selftest.py $<TARGET_FILE:npu-doctor>

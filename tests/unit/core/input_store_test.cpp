@@ -13,14 +13,6 @@
 namespace npu_doctor {
 namespace {
 
-Timestamp stamp(int64_t micros, bool has_year, std::string text) {
-  Timestamp t;
-  t.micros = micros;
-  t.has_year = has_year;
-  t.text = std::move(text);
-  return t;
-}
-
 // An input with every field set, different for each i.
 InputReport full(int i, const Entry* entry) {
   InputReport in = input_report("/logs/node-" + std::to_string(i % 7) + "/rank_" + std::to_string(i) + "/plog.log", "archive member",
@@ -29,14 +21,14 @@ InputReport full(int i, const Entry* entry) {
   in.lines = static_cast<uint64_t>(i) * 3;
   if (i % 2 == 0) in.rank = i;
   in.host = "node-" + std::to_string(i % 7);
-  in.timeline.first_time = stamp(1'700'000'000'000'000 + i, true, "2025-01-01-10:00:00.000." + std::to_string(i));
-  if (i % 4 != 0) in.timeline.last_time = stamp(-5 - i, false, "E0302 10:31:08");
+  in.timeline.first_time = Timestamp{1'700'000'000'000'000 + i, true, "2025-01-01-10:00:00.000." + std::to_string(i)};
+  if (i % 4 != 0) in.timeline.last_time = Timestamp{-5 - i, false, "E0302 10:31:08"};
   for (int k = 0; k < i % 3; ++k) {
     TimelineEvent e;
     e.entry = entry;
     e.code = "EI" + std::to_string(9999 - k);
     e.line = static_cast<uint64_t>(k + 1) << 40;
-    if (k == 0) e.time = stamp(42, true, "t");
+    if (k == 0) e.time = Timestamp{42, true, "t"};
     if (k == 1) e.rank = 7;
     e.low_level = k == 1;
     e.specificity = k == 0 ? Specificity::words : Specificity::message;
@@ -148,6 +140,11 @@ TEST(InputStore, ChangedRecordsReplaceTheOldOnes) {
   other.path = "other";
   store.replace(99, other);
   expect_same(other, store[99]);
+  store.rewrite_paths([](std::string& path) {
+    if (path == "renamed") path = "renamed again";
+  });
+  EXPECT_EQ(store[3].path, "renamed again");
+  EXPECT_EQ(store[4].path, full(4, &kEntry).path);
   EXPECT_THROW(store.replace(100, other), std::out_of_range);
   EXPECT_THROW((void)store[100], std::out_of_range);
 }
@@ -168,7 +165,7 @@ TEST(InputStore, CopiesAreIndependentAndMovesTakeTheRecords) {
   EXPECT_TRUE(c.empty());
   c.push_back(full(6, &kEntry));
   expect_same(full(6, &kEntry), c[0]);
-  EXPECT_EQ(b.to_vector().size(), 40u);
+  EXPECT_EQ(b.size(), 40u);
 }
 
 TEST(InputStore, ReadsFromSeveralThreadsSeeTheirOwnRecords) {
