@@ -42,7 +42,7 @@ class RecordSpool {
   void replace(std::size_t i, std::string_view record);  // the old bytes are left unused
 
   bool spilled() const;              // some records are in the file
-  std::size_t memory_bytes() const;  // record bytes held in memory
+  std::size_t memory_bytes() const;  // bytes held in memory: records and offsets not in the file
 
  private:
   struct Impl;

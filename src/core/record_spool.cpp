@@ -34,8 +34,12 @@ std::size_t budget_from_environment(std::size_t fallback) {
 
 // Offsets are into one logical byte sequence: [0, in_file) in the file, the rest in `tail`.
 // A record is written as the snapshot's strings are (snapshot_io: a 4-byte length, the bytes).
+// The offset index spills too: each full block of `index_block` offsets is written to the
+// file as raw 8-byte words (after the records before it), so memory holds one block of
+// offsets and one of records whatever the count.
 struct RecordSpool::Impl {
-  explicit Impl(std::size_t memory_budget) : budget(memory_budget) {}
+  explicit Impl(std::size_t memory_budget)
+      : budget(memory_budget), index_block(std::max<std::size_t>(memory_budget / sizeof(uint64_t), 512)) {}
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
   ~Impl() {
@@ -44,13 +48,20 @@ struct RecordSpool::Impl {
 
   mutable std::mutex mu;
   std::size_t budget;
-  std::vector<uint64_t> where;  // offset of each record
-  std::string tail;              // the records after in_file, in memory
+  std::size_t index_block;             // offsets per spilled block of the index
+  std::vector<uint64_t> index_blocks;  // where each spilled block of offsets is
+  std::vector<uint64_t> where_tail;    // offsets of records index_blocks.size() * index_block on
+  std::string tail;                    // the records after in_file, in memory
   int fd = -1;
-  bool file_failed = false;      // keep everything in memory from now on
+  bool file_failed = false;            // keep everything in memory from now on
   uint64_t in_file = 0;
-  mutable std::string window;    // file bytes [window_at, window_at + window.size())
+  mutable std::string window;          // file bytes [window_at, window_at + window.size())
   mutable uint64_t window_at = 0;
+  mutable std::string index_page;      // file bytes of spilled offsets, apart from `window`
+  mutable uint64_t index_page_at = 0;
+
+  std::size_t in_blocks() const { return index_blocks.size() * index_block; }
+  std::size_t count() const { return in_blocks() + where_tail.size(); }
 
   uint64_t append(std::string_view record) {
     const uint64_t at = in_file + tail.size();
@@ -76,6 +87,59 @@ struct RecordSpool::Impl {
     if (tail.capacity() > 2 * budget + (std::size_t{64} << 10)) std::string().swap(tail);  // after a huge record
   }
 
+  void add_offset(uint64_t at) {
+    where_tail.push_back(at);
+    if (where_tail.size() < index_block || file_failed) return;
+    spill();  // the records first: the file stays one sequence
+    if (file_failed) return;
+    snapshot_io::Writer w;
+    for (uint64_t o : where_tail) w.i64(static_cast<int64_t>(o));
+    if (!write_at(fd, w.take(), in_file)) {
+      file_failed = true;
+      return;
+    }
+    index_blocks.push_back(in_file);
+    in_file += where_tail.size() * sizeof(uint64_t);
+    where_tail.clear();
+  }
+
+  // Where the i-th spilled offset lies in the file.
+  uint64_t offset_position(std::size_t i) const {
+    return index_blocks[i / index_block] + (i % index_block) * sizeof(uint64_t);
+  }
+
+  uint64_t offset(std::size_t i) const {
+    if (i >= in_blocks()) return where_tail[i - in_blocks()];
+    const uint64_t at = offset_position(i);
+    if (at < index_page_at || at + sizeof(uint64_t) > index_page_at + index_page.size()) {
+      const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(kRandomWindow, in_file - at));
+      index_page.resize(want);
+      if (want < sizeof(uint64_t) || read_at(fd, index_page.data(), want, at) != want) {
+        index_page.clear();
+        index_page_at = 0;
+        throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
+      }
+      index_page_at = at;
+    }
+    return static_cast<uint64_t>(
+        snapshot_io::Reader(std::string_view(index_page).substr(static_cast<std::size_t>(at - index_page_at), 8)).i64());
+  }
+
+  void set_offset(std::size_t i, uint64_t value) {
+    if (i >= in_blocks()) {
+      where_tail[i - in_blocks()] = value;
+      return;
+    }
+    const uint64_t at = offset_position(i);
+    snapshot_io::Writer w;
+    w.i64(static_cast<int64_t>(value));
+    const std::string bytes = w.take();
+    if (!write_at(fd, bytes, at)) throw std::runtime_error("the spool's temporary file cannot be written: " + std::string(std::strerror(errno)));
+    if (at >= index_page_at && at + bytes.size() <= index_page_at + index_page.size()) {
+      index_page.replace(static_cast<std::size_t>(at - index_page_at), bytes.size(), bytes);
+    }
+  }
+
   // `n` bytes at logical offset `at`, which lie in the file: through the read window.
   std::string_view file_bytes(uint64_t at, std::size_t n) const {
     if (at < window_at || at + n > window_at + window.size()) {
@@ -99,8 +163,8 @@ struct RecordSpool::Impl {
   }
 
   std::string read(std::size_t i) const {
-    if (i >= where.size()) throw std::out_of_range("record " + std::to_string(i) + " of " + std::to_string(where.size()));
-    const uint64_t at = where[i];
+    if (i >= count()) throw std::out_of_range("record " + std::to_string(i) + " of " + std::to_string(count()));
+    const uint64_t at = offset(i);
     const std::string_view head = bytes(at, 4);
     if (head.size() < 4) throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
     const uint32_t n = snapshot_io::Reader(head).u32();
@@ -137,20 +201,21 @@ RecordSpool::Impl& RecordSpool::impl() {
 std::size_t RecordSpool::size() const {
   if (!impl_) return 0;
   std::lock_guard lock(impl_->mu);
-  return impl_->where.size();
+  return impl_->count();
 }
 
 void RecordSpool::reserve(std::size_t n) {
   Impl& s = impl();
   std::lock_guard lock(s.mu);
-  s.where.reserve(n);
+  s.where_tail.reserve(std::min(n, s.index_block));
 }
 
 void RecordSpool::clear() {
   if (!impl_) return;
   Impl& s = *impl_;
   std::lock_guard lock(s.mu);
-  s.where.clear();  // its room stays: a reader that reserved it fills it again
+  s.where_tail.clear();  // its room stays: a reader that reserved it fills it again
+  s.index_blocks.clear();
   s.tail.clear();
   if (s.fd >= 0) ::close(s.fd);
   s.fd = -1;
@@ -158,12 +223,14 @@ void RecordSpool::clear() {
   s.in_file = 0;
   s.window.clear();
   s.window_at = 0;
+  s.index_page.clear();
+  s.index_page_at = 0;
 }
 
 void RecordSpool::push_back(std::string_view record) {
   Impl& s = impl();
   std::lock_guard lock(s.mu);
-  s.where.push_back(s.append(record));
+  s.add_offset(s.append(record));
 }
 
 std::string RecordSpool::operator[](std::size_t i) const {
@@ -175,8 +242,8 @@ std::string RecordSpool::operator[](std::size_t i) const {
 void RecordSpool::replace(std::size_t i, std::string_view record) {
   Impl& s = impl();
   std::lock_guard lock(s.mu);
-  if (i >= s.where.size()) throw std::out_of_range("record " + std::to_string(i) + " of " + std::to_string(s.where.size()));
-  s.where[i] = s.append(record);
+  if (i >= s.count()) throw std::out_of_range("record " + std::to_string(i) + " of " + std::to_string(s.count()));
+  s.set_offset(i, s.append(record));
 }
 
 bool RecordSpool::spilled() const {
@@ -188,7 +255,7 @@ bool RecordSpool::spilled() const {
 std::size_t RecordSpool::memory_bytes() const {
   if (!impl_) return 0;
   std::lock_guard lock(impl_->mu);
-  return impl_->tail.size();
+  return impl_->tail.size() + impl_->where_tail.size() * sizeof(uint64_t);
 }
 
 }  // namespace npu_doctor

@@ -7,6 +7,7 @@
 #include <limits>
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
 
 namespace npu_doctor {
@@ -95,18 +96,34 @@ std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
   return std::nullopt;
 }
 
+// The processes seen for one rank on one host in a run: a second process is a restart.
+struct ProcessesOfRank {
+  long pid = Facts::kNoPid;
+  bool several = false;
+};
+
 struct Building {
   Incident incident;
   int64_t end_us = 0;
-  std::vector<const Facts*> members;
+  // What the members' facts are still needed for (not the facts themselves: memory stays
+  // per rank and directory, not per input).
+  std::map<std::pair<int, const std::string*>, ProcessesOfRank> processes;  // (rank, interned host)
+  std::set<long> pids;
+  std::set<int> ranks;
   std::set<std::string> dirs;  // the members' directories, for placing undated inputs
 };
 
 void add_member(Building& b, const Facts& f, const InputStore& inputs) {
   const InputReport in = inputs[f.index];
-  b.members.push_back(&f);
   b.incident.inputs.push_back(f.index);
   b.dirs.emplace(dir_name(in.path));
+  if (f.pid != Facts::kNoPid) b.pids.insert(f.pid);
+  if (f.rank != Facts::kNoRank) b.ranks.insert(f.rank);
+  if (f.pid != Facts::kNoPid && f.rank != Facts::kNoRank) {
+    ProcessesOfRank& seen = b.processes[{f.rank, &f.host.str()}];
+    if (seen.pid == Facts::kNoPid) seen.pid = f.pid;
+    else if (seen.pid != f.pid) seen.several = true;
+  }
   const auto& first = b.incident.first_time;
   if (f.start != TimeSource::none && (!dated(first) || f.start_us < first->micros)) {
     b.incident.first_time = time_of(f.start, in);
@@ -121,9 +138,8 @@ void add_member(Building& b, const Facts& f, const InputStore& inputs) {
 // The same rank on the same host in another process: the job was started again.
 bool conflicts(const Building& b, const Facts& f) {
   if (f.rank == Facts::kNoRank || f.pid == Facts::kNoPid) return false;
-  return std::any_of(b.members.begin(), b.members.end(), [&](const Facts* m) {
-    return m->rank == f.rank && m->host == f.host && m->pid != Facts::kNoPid && m->pid != f.pid;
-  });
+  const auto seen = b.processes.find({f.rank, &f.host.str()});
+  return seen != b.processes.end() && (seen->second.several || seen->second.pid != f.pid);
 }
 
 }  // namespace
@@ -220,35 +236,33 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     facts.push_back(f);
   }
 
-  // Jobs in order of first appearance; within each, the dated inputs swept in time order.
+  // Jobs in order of first appearance; within each, the dated inputs swept in time order,
+  // then the undated ones in input order. Sorted in place: no copy, no buffer an input.
+  std::sort(facts.begin(), facts.end(), [](const Facts& a, const Facts& b) {
+    if (a.job != b.job) return a.job < b.job;
+    const bool da = a.start != TimeSource::none, db = b.start != TimeSource::none;
+    if (da != db) return da;
+    if (da && a.start_us != b.start_us) return a.start_us < b.start_us;
+    return a.index < b.index;
+  });
   std::vector<Building> done;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const std::string& job = jobs[j];
-    std::vector<const Facts*> dated_inputs, undated_inputs;
-    // Reserved, not grown by doubling: one pointer an input at 100,000 inputs.
-    dated_inputs.reserve(static_cast<std::size_t>(std::count_if(
-        facts.begin(), facts.end(), [&](const Facts& f) { return f.job == j && f.start != TimeSource::none; })));
-    for (const auto& f : facts) {
-      if (f.job != j) continue;
-      (f.start != TimeSource::none ? dated_inputs : undated_inputs).push_back(&f);
-    }
-    std::stable_sort(dated_inputs.begin(), dated_inputs.end(),
-                     [](const Facts* a, const Facts* b) { return a->start_us < b->start_us; });
-    std::vector<Building> runs;
-    for (const Facts* f : dated_inputs) {
+  std::vector<Building> runs;
+  for (std::size_t k = 0; k < facts.size(); ++k) {
+    const Facts& f = facts[k];
+    const std::string& job = jobs[f.job];
+    if (f.start != TimeSource::none) {
       Building* cur = runs.empty() ? nullptr : &runs.back();
-      if (cur == nullptr || f->start_us > cur->end_us + options.gap_us || conflicts(*cur, *f)) {
+      if (cur == nullptr || f.start_us > cur->end_us + options.gap_us || conflicts(*cur, f)) {
         runs.emplace_back();
         cur = &runs.back();
-        cur->end_us = f->start_us;
+        cur->end_us = f.start_us;
         cur->incident.job = job;
       }
-      add_member(*cur, *f, inputs);
-    }
-    // Undated inputs: with the run whose inputs share most of their directory (the latest
-    // on a tie), or all together when the job has no dated run.
-    for (const Facts* f : undated_inputs) {
-      const std::string dir(dir_name(inputs[f->index].path));
+      add_member(*cur, f, inputs);
+    } else {
+      // Undated: with the run whose inputs share most of their directory (the latest on a
+      // tie), or all together when the job has no dated run.
+      const std::string dir(dir_name(inputs[f.index].path));
       if (runs.empty()) {
         runs.emplace_back();
         runs.back().incident.job = job;
@@ -263,9 +277,12 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
           best = &r;
         }
       }
-      add_member(*best, *f, inputs);
+      add_member(*best, f, inputs);
     }
-    for (auto& r : runs) done.push_back(std::move(r));
+    if (k + 1 == facts.size() || facts[k + 1].job != f.job) {  // the job's last input
+      for (auto& r : runs) done.push_back(std::move(r));
+      runs.clear();
+    }
   }
 
   // Oldest first; runs without any date before dated ones (their time is unknown).
@@ -278,14 +295,8 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
   for (auto& b : done) {
     Incident& inc = b.incident;
     std::sort(inc.inputs.begin(), inc.inputs.end());
-    std::set<long> pids;
-    std::set<int> ranks;
-    for (const Facts* m : b.members) {
-      if (m->pid != Facts::kNoPid) pids.insert(m->pid);
-      if (m->rank != Facts::kNoRank) ranks.insert(m->rank);
-    }
-    inc.pids.assign(pids.begin(), pids.end());
-    inc.ranks.assign(ranks.begin(), ranks.end());
+    inc.pids.assign(b.pids.begin(), b.pids.end());
+    inc.ranks.assign(b.ranks.begin(), b.ranks.end());
     out.push_back(std::move(inc));
   }
   return out;

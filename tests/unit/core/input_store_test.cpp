@@ -97,7 +97,8 @@ TEST(InputStore, EveryFieldComesBackFromTheFileAndMemoryStaysWithinTheBudget) {
     most = std::max(most, store.memory_bytes());
   }
   EXPECT_TRUE(store.spilled());
-  EXPECT_LE(most, 4096u + 2000u) << "one record over the budget at most";
+  // One record over the budget at most, and one block of offsets (512 at this budget).
+  EXPECT_LE(most, 4096u + 2000u + 512u * 8u);
   // In order (iteration), backwards, and at random: each read goes to the right record.
   int i = 0;
   for (const InputReport& in : store) expect_same(full(i++, &kEntry), in);
@@ -147,6 +148,31 @@ TEST(InputStore, ChangedRecordsReplaceTheOldOnes) {
   EXPECT_EQ(store[4].path, full(4, &kEntry).path);
   EXPECT_THROW(store.replace(100, other), std::out_of_range);
   EXPECT_THROW((void)store[100], std::out_of_range);
+}
+
+// Past one block of offsets (512 at a budget of 0) the offsets go to the file too: a count of
+// inputs costs no memory, and a record whose offset is in the file can still be replaced.
+TEST(InputStore, OffsetsInTheFileAreReadAndReplaced) {
+  InputStore store(std::size_t{0});
+  for (int i = 0; i < 2600; ++i) store.push_back(full(i, &kEntry));
+  EXPECT_LE(store.memory_bytes(), 512u * 8u);
+  store.update(7, [](InputReport& in) { in.path = "early"; });
+  store.update(1030, [](InputReport& in) { in.path = "middle"; });
+  store.update(2599, [](InputReport& in) { in.path = "late"; });
+  EXPECT_EQ(store[7].path, "early");
+  EXPECT_EQ(store[1030].path, "middle");
+  EXPECT_EQ(store[2599].path, "late");
+  std::size_t i = 0;
+  for (const InputReport& in : store) {
+    if (i != 7 && i != 1030 && i != 2599) {
+      EXPECT_EQ(in.path, full(static_cast<int>(i), &kEntry).path) << i;
+    }
+    ++i;
+  }
+  EXPECT_EQ(i, 2600u);
+  EXPECT_EQ(store[8].lines, 24u);
+  EXPECT_EQ(store[6].lines, 18u);  // the page of offsets read back holds the replaced one
+  EXPECT_EQ(store[7].path, "early");
 }
 
 TEST(InputStore, CopiesAreIndependentAndMovesTakeTheRecords) {
