@@ -91,6 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-22", 0.76, 32},
                                            Corpus{"realworld-blind/batch-23", 0.73, 19},
                                            Corpus{"realworld-blind/batch-24", 0.59, 36},
+                                           Corpus{"realworld-blind/batch-25", 0.71, 20},
                                            Corpus{"realworld-blind/batch-26", 0.9, 11}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
