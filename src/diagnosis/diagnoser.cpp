@@ -375,10 +375,10 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   // Pass 2, only when the inputs hold several runs: each incident's findings of its own
   // inputs (memory stays one collector per incident, not one per input).
-  std::vector<std::size_t> incident_of(streams, split.size() - 1);
+  std::vector<uint32_t> incident_of(streams, static_cast<uint32_t>(split.size() - 1));  // 4 bytes an input
   for (std::size_t k = 0; k < split.size(); ++k) {
     for (std::size_t i : split[k].inputs) {
-      if (i < streams) incident_of[i] = k;
+      if (i < streams) incident_of[i] = static_cast<uint32_t>(k);
     }
   }
   std::vector<FindingCollector> per_incident(split.size(), FindingCollector(scan.max_evidence));

@@ -21,10 +21,10 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
                         {"kb_entries", r.kb_entries}});
   w.member("lang", json(to_string(o.lang)));
   // Which incident each input belongs to (numbers as in incidents[].number).
-  std::vector<std::size_t> incident_of(r.inputs.size(), 0);
+  std::vector<uint32_t> incident_of(r.inputs.size(), 0);  // 4 bytes an input: incidents are few
   for (const auto& ir : r.incidents) {
     for (std::size_t i : ir.incident.inputs) {
-      if (i < incident_of.size()) incident_of[i] = ir.number;
+      if (i < incident_of.size()) incident_of[i] = static_cast<uint32_t>(ir.number);
     }
   }
   w.begin_array("inputs");
