@@ -28,7 +28,7 @@ struct IncidentOptions {
 };
 
 struct Incident {
-  std::vector<std::size_t> inputs;       // indices into the inputs given, in input order
+  std::vector<uint32_t> inputs;          // indices into the inputs given, in input order (4 bytes: one per input)
   std::optional<Timestamp> first_time;   // earliest dated line or plog start time
   std::optional<Timestamp> last_time;    // latest dated line
   std::vector<long> pids;                // from plog file names, sorted

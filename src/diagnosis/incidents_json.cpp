@@ -116,7 +116,7 @@ void for_each_incident_json(const DiagnosisReport& r, Lang lang, const std::func
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const InputReport& in = r.inputs[i];
     if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
-    whole.incident.inputs.push_back(i);
+    whole.incident.inputs.push_back(static_cast<uint32_t>(i));
     const auto& f = in.timeline.first_time;
     const auto& l = in.timeline.last_time;
     if (f && f->has_year && (!whole.incident.first_time || f->micros < whole.incident.first_time->micros)) whole.incident.first_time = f;

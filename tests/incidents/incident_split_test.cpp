@@ -24,13 +24,13 @@ InputReport input(const std::string& path, const char* first = nullptr, const ch
   return r;
 }
 
-std::vector<std::vector<std::size_t>> groups(const std::vector<Incident>& incidents) {
-  std::vector<std::vector<std::size_t>> out;
+std::vector<std::vector<uint32_t>> groups(const std::vector<Incident>& incidents) {
+  std::vector<std::vector<uint32_t>> out;
   for (const auto& i : incidents) out.push_back(i.inputs);
   return out;
 }
 
-using Groups = std::vector<std::vector<std::size_t>>;
+using Groups = std::vector<std::vector<uint32_t>>;
 
 TEST(PlogName, PidAndStartTimeFromTheFileName) {
   const auto p = parse_plog_name("/home/u/ascend/log/debug/plog/plog-2789701_20240115093012345.log");
@@ -64,7 +64,7 @@ TEST(FormatTime, CivilDateOfTheMicros) {
 TEST(SplitIncidents, OneLogIsOneIncident) {
   const auto s = split_incidents({input("train.log", "2025-03-02-10:00:00.000.000", "2025-03-02-11:00:00.000.000")});
   ASSERT_EQ(s.size(), 1u);
-  EXPECT_EQ(s[0].inputs, std::vector<std::size_t>{0});
+  EXPECT_EQ(s[0].inputs, std::vector<uint32_t>{0});
   EXPECT_EQ(format_time(*s[0].first_time), "2025-03-02 10:00:00");
   EXPECT_EQ(format_time(*s[0].last_time), "2025-03-02 11:00:00");
 }
