@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace npu_doctor {
 namespace {
@@ -71,18 +72,18 @@ enum class TimeSource : unsigned char { none, plog_name, first_line, last_line }
 
 // What the split compares of each input, read from its report once: the reports are in an
 // InputStore, where each look-up decodes a record, and the comparisons below are per pair.
-struct Facts {  // one per input, 48 bytes: ordered to leave no padding but the tail's
-  static constexpr long kNoPid = std::numeric_limits<long>::min();
+struct Facts {  // one per input, 40 bytes: ordered to leave no padding but the tail's
+  static constexpr int32_t kNoPid = std::numeric_limits<int32_t>::min();
   static constexpr int kNoRank = std::numeric_limits<int>::min();
   int64_t start_us = 0, end_us = 0;  // valid when the source is not none (then dated)
-  long pid = kNoPid;                 // from the plog file name
-  InternedString host;
+  int32_t pid = kNoPid;              // from the plog file name (Linux pids fit in 31 bits)
   int rank = kNoRank;
+  uint32_t host = 0;                 // index into the split's host names
   uint32_t index = 0;
-  uint32_t job = 0;  // index into the split's job names
+  uint32_t job = 0;                  // index into the split's job names
   TimeSource start = TimeSource::none, end = TimeSource::none;
 };
-static_assert(sizeof(Facts) <= 48, "one per input: keep it small");
+static_assert(sizeof(Facts) <= 40, "one per input: keep it small");
 
 std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
   switch (source) {
@@ -98,7 +99,7 @@ std::optional<Timestamp> time_of(TimeSource source, const InputReport& in) {
 
 // The processes seen for one rank on one host in a run: a second process is a restart.
 struct ProcessesOfRank {
-  long pid = Facts::kNoPid;
+  int32_t pid = Facts::kNoPid;
   bool several = false;
 };
 
@@ -107,7 +108,7 @@ struct Building {
   int64_t end_us = 0;
   // What the members' facts are still needed for (not the facts themselves: memory stays
   // per rank and directory, not per input).
-  std::map<std::pair<int, const std::string*>, ProcessesOfRank> processes;  // (rank, interned host)
+  std::map<std::pair<int, uint32_t>, ProcessesOfRank> processes;  // (rank, host)
   std::set<long> pids;
   std::set<int> ranks;
   std::set<std::string> dirs;  // the members' directories, for placing undated inputs
@@ -120,7 +121,7 @@ void add_member(Building& b, const Facts& f, const InputStore& inputs) {
   if (f.pid != Facts::kNoPid) b.pids.insert(f.pid);
   if (f.rank != Facts::kNoRank) b.ranks.insert(f.rank);
   if (f.pid != Facts::kNoPid && f.rank != Facts::kNoRank) {
-    ProcessesOfRank& seen = b.processes[{f.rank, &f.host.str()}];
+    ProcessesOfRank& seen = b.processes[{f.rank, f.host}];
     if (seen.pid == Facts::kNoPid) seen.pid = f.pid;
     else if (seen.pid != f.pid) seen.several = true;
   }
@@ -138,7 +139,7 @@ void add_member(Building& b, const Facts& f, const InputStore& inputs) {
 // The same rank on the same host in another process: the job was started again.
 bool conflicts(const Building& b, const Facts& f) {
   if (f.rank == Facts::kNoRank || f.pid == Facts::kNoPid) return false;
-  const auto seen = b.processes.find({f.rank, &f.host.str()});
+  const auto seen = b.processes.find({f.rank, f.host});
   return seen != b.processes.end() && (seen->second.several || seen->second.pid != f.pid);
 }
 
@@ -199,19 +200,22 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
   std::vector<Facts> facts;
   facts.reserve(inputs.size());
   std::vector<std::string> jobs;  // in order of first appearance
+  std::unordered_map<std::string, uint32_t> job_ids;
+  std::unordered_map<const std::string*, uint32_t> host_ids;  // by interned text
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const InputReport& in = inputs[i];
     if (in.status != InputStatus::ok && in.status != InputStatus::partial) continue;
     Facts f;
     f.index = static_cast<uint32_t>(i);
     f.rank = in.rank.value_or(Facts::kNoRank);
-    f.host = in.host;
+    f.host = host_ids.try_emplace(&in.host.str(), static_cast<uint32_t>(host_ids.size())).first->second;
     std::string job = job_of(in.path);
-    f.job = static_cast<uint32_t>(std::find(jobs.begin(), jobs.end(), job) - jobs.begin());
-    if (f.job == jobs.size()) jobs.push_back(std::move(job));
+    const auto [known, added] = job_ids.try_emplace(job, static_cast<uint32_t>(jobs.size()));
+    if (added) jobs.push_back(std::move(job));
+    f.job = known->second;
     std::optional<Timestamp> named;
     if (auto p = parse_plog_name(in.path)) {
-      f.pid = p->pid;
+      if (p->pid >= 0 && p->pid <= std::numeric_limits<int32_t>::max()) f.pid = static_cast<int32_t>(p->pid);
       named = std::move(p->start);
     }
     // The start: the plog name's time or the first dated line, whichever is earlier, else

@@ -110,6 +110,18 @@ TEST(SplitIncidents, TheSameRankInAnotherProcessIsARestart) {
   EXPECT_EQ(groups(s), (Groups{{0}, {1, 2}}));
 }
 
+// Another process for the same rank on another host is another member of the job (ranks are
+// per host here, as plogs are), and a process's own second plog is no restart either.
+TEST(SplitIncidents, TheSameRankOnAnotherHostOrInTheSameProcessIsNoRestart) {
+  const auto s = split_incidents({
+      input("n0/plog-100_20250101100000000.log", nullptr, "2025-01-01-10:05:00.000.000", 3, "node-0"),
+      input("n1/plog-200_20250101100100000.log", nullptr, "2025-01-01-10:06:00.000.000", 3, "node-1"),
+      input("n0/plog-100_20250101100200000.log", nullptr, "2025-01-01-10:07:00.000.000", 3, "node-0"),
+      input("n1/plog-300_20250101100300000.log", nullptr, "2025-01-01-10:08:00.000.000", 3, "node-1"),
+  });
+  EXPECT_EQ(groups(s), (Groups{{0, 1, 2}, {3}}));
+}
+
 TEST(SplitIncidents, JobDirectoriesAreSeparateIncidentsEvenAtTheSameTime) {
   const auto s = split_incidents({
       input("logs.tar:job-a/rank_0/train.log", "2025-01-01-10:00:00.000.000", "2025-01-01-11:00:00.000.000"),
