@@ -21,12 +21,14 @@ nlohmann::ordered_json finding_with_relation_json(const std::vector<Finding>& fi
                                                   const std::optional<RootCauseDecision>& root, std::size_t i, Lang lang);
 nlohmann::ordered_json summary_json(const std::vector<Finding>& findings);
 
-// incidents[k]: number, time range, inputs (indices into inputs[]), pids, ranks, job,
-// shown, root_cause, cluster, findings, summary.
+// incidents[k]: number, time range, inputs (an empty array in its place: the indices into
+// inputs[] are given apart), pids, ranks, job, shown, root_cause, cluster, findings, summary.
 nlohmann::ordered_json incident_json(const DiagnosisReport& r, std::size_t k, Lang lang);
-// Each of them in turn (a streaming writer keeps one in memory); one incident covering every
-// scanned input when the report was not split.
+// Each of them in turn (a streaming writer keeps one in memory), with its "inputs" left
+// empty and given apart, for the writer to stream (one index per input: a DOM of them was the
+// peak memory of a 300,000-input report); one incident covering every scanned input when
+// the report was not split.
 void for_each_incident_json(const DiagnosisReport& r, Lang lang,
-                            const std::function<void(const nlohmann::ordered_json&)>& emit);
+                            const std::function<void(const nlohmann::ordered_json&, const std::vector<uint32_t>&)>& emit);
 
 }  // namespace npu_doctor::render_detail

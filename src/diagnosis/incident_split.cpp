@@ -1,6 +1,7 @@
 // Splitting inputs into incidents (one failing run each): the rules are in
 // src/diagnosis/incidents.hpp and docs/incidents.md.
 #include "incidents.hpp"
+#include "npu_doctor/external_sort.hpp"
 #include "npu_doctor/text.hpp"
 
 #include <algorithm>
@@ -197,8 +198,17 @@ std::string format_time(const Timestamp& t) {
 }
 
 std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOptions& options) {
-  std::vector<Facts> facts;
-  facts.reserve(inputs.size());
+  // Jobs in order of first appearance; within each, the dated inputs swept in time order,
+  // then the undated ones in input order. Past options.facts_in_memory inputs the facts are
+  // sorted through a temporary file (memory stays a few MiB however many inputs there are).
+  const auto order = [](const Facts& a, const Facts& b) {
+    if (a.job != b.job) return a.job < b.job;
+    const bool da = a.start != TimeSource::none, db = b.start != TimeSource::none;
+    if (da != db) return da;
+    if (da && a.start_us != b.start_us) return a.start_us < b.start_us;
+    return a.index < b.index;
+  };
+  ExternalSorter<Facts, decltype(order)> facts(options.facts_in_memory, order);
   std::vector<std::string> jobs;  // in order of first appearance
   std::unordered_map<std::string, uint32_t> job_ids;
   std::unordered_map<const std::string*, uint32_t> host_ids;  // by interned text
@@ -237,22 +247,21 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
       f.end = f.start;
       f.end_us = f.start_us;
     }
-    facts.push_back(f);
+    facts.push(f);
   }
 
-  // Jobs in order of first appearance; within each, the dated inputs swept in time order,
-  // then the undated ones in input order. Sorted in place: no copy, no buffer an input.
-  std::sort(facts.begin(), facts.end(), [](const Facts& a, const Facts& b) {
-    if (a.job != b.job) return a.job < b.job;
-    const bool da = a.start != TimeSource::none, db = b.start != TimeSource::none;
-    if (da != db) return da;
-    if (da && a.start_us != b.start_us) return a.start_us < b.start_us;
-    return a.index < b.index;
-  });
   std::vector<Building> done;
-  std::vector<Building> runs;
-  for (std::size_t k = 0; k < facts.size(); ++k) {
-    const Facts& f = facts[k];
+  std::vector<Building> runs;  // of the job being swept
+  const auto job_done = [&] {
+    for (auto& r : runs) done.push_back(std::move(r));
+    runs.clear();
+  };
+  uint32_t job_swept = std::numeric_limits<uint32_t>::max();
+  facts.for_each_sorted([&](const Facts& f) {
+    if (f.job != job_swept) {
+      job_done();
+      job_swept = f.job;
+    }
     const std::string& job = jobs[f.job];
     if (f.start != TimeSource::none) {
       Building* cur = runs.empty() ? nullptr : &runs.back();
@@ -263,31 +272,28 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
         cur->incident.job = job;
       }
       add_member(*cur, f, inputs);
-    } else {
-      // Undated: with the run whose inputs share most of their directory (the latest on a
-      // tie), or all together when the job has no dated run.
-      const std::string dir(dir_name(inputs[f.index].path));
-      if (runs.empty()) {
-        runs.emplace_back();
-        runs.back().incident.job = job;
-      }
-      Building* best = &runs.back();
-      std::size_t best_score = 0;
-      for (auto& r : runs) {
-        std::size_t score = 0;
-        for (const std::string& d : r.dirs) score = std::max(score, shared_components(dir, d));
-        if (score >= best_score) {
-          best_score = score;
-          best = &r;
-        }
-      }
-      add_member(*best, f, inputs);
+      return;
     }
-    if (k + 1 == facts.size() || facts[k + 1].job != f.job) {  // the job's last input
-      for (auto& r : runs) done.push_back(std::move(r));
-      runs.clear();
+    // Undated: with the run whose inputs share most of their directory (the latest on a
+    // tie), or all together when the job has no dated run.
+    const std::string dir(dir_name(inputs[f.index].path));
+    if (runs.empty()) {
+      runs.emplace_back();
+      runs.back().incident.job = job;
     }
-  }
+    Building* best = &runs.back();
+    std::size_t best_score = 0;
+    for (auto& r : runs) {
+      std::size_t score = 0;
+      for (const std::string& d : r.dirs) score = std::max(score, shared_components(dir, d));
+      if (score >= best_score) {
+        best_score = score;
+        best = &r;
+      }
+    }
+    add_member(*best, f, inputs);
+  });
+  job_done();
 
   // Oldest first; runs without any date before dated ones (their time is unknown).
   std::stable_sort(done.begin(), done.end(), [](const Building& a, const Building& b) {

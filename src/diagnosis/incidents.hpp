@@ -25,6 +25,9 @@ struct IncidentOptions {
   // Longer than HCCL's default execution timeout (1836 s), so the ranks that time out
   // waiting for a failed rank stay in its incident.
   int64_t gap_us = 3600LL * 1'000'000;
+  // Inputs whose facts are sorted in memory (40 bytes each); more go through a temporary
+  // file in sorted runs (ExternalSorter). Tests set it low to take that path.
+  std::size_t facts_in_memory = std::size_t{1} << 16;
 };
 
 struct Incident {

@@ -94,7 +94,7 @@ json incident_json(const DiagnosisReport& r, std::size_t k, Lang lang) {
   j["shown"] = k == r.shown;
   j["first_time"] = time_json(ir.incident.first_time);
   j["last_time"] = time_json(ir.incident.last_time);
-  j["inputs"] = ir.incident.inputs;
+  j["inputs"] = json::array();  // the writer streams them in this place
   j["pids"] = ir.incident.pids;
   j["ranks"] = ir.incident.ranks;
   if (!ir.incident.job.empty()) j["job"] = ir.incident.job;
@@ -105,9 +105,10 @@ json incident_json(const DiagnosisReport& r, std::size_t k, Lang lang) {
   return j;
 }
 
-void for_each_incident_json(const DiagnosisReport& r, Lang lang, const std::function<void(const json&)>& emit) {
+void for_each_incident_json(const DiagnosisReport& r, Lang lang,
+                            const std::function<void(const json&, const std::vector<uint32_t>&)>& emit) {
   if (!r.incidents.empty()) {
-    for (std::size_t k = 0; k < r.incidents.size(); ++k) emit(incident_json(r, k, lang));
+    for (std::size_t k = 0; k < r.incidents.size(); ++k) emit(incident_json(r, k, lang), r.incidents[k].incident.inputs);
     return;
   }
   // Not split (cluster, merge): the whole report is the one incident.
@@ -127,7 +128,7 @@ void for_each_incident_json(const DiagnosisReport& r, Lang lang, const std::func
   whole.cluster = r.cluster;
   DiagnosisReport view;
   view.incidents.push_back(std::move(whole));
-  emit(incident_json(view, 0, lang));
+  emit(incident_json(view, 0, lang), view.incidents[0].incident.inputs);
 }
 
 }  // namespace npu_doctor::render_detail

@@ -50,7 +50,19 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   w.end_array();
   w.member("summary", render_detail::summary_json(r.findings));
   w.begin_array("incidents");
-  render_detail::for_each_incident_json(r, o.lang, [&](const json& j) { w.element(j); });
+  render_detail::for_each_incident_json(r, o.lang, [&](const json& j, const std::vector<uint32_t>& inputs) {
+    w.begin_object();
+    for (const auto& [key, value] : j.items()) {
+      if (key != "inputs") {
+        w.member(key, value);
+        continue;
+      }
+      w.begin_array("inputs");
+      for (uint32_t i : inputs) w.element(json(i));
+      w.end_array();
+    }
+    w.end_object();
+  });
   w.end_array();
   w.end_object();
   out << "\n";

@@ -1,6 +1,8 @@
 // split_incidents: which inputs are one failing run (src/diagnosis/incidents.hpp).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "diagnosis/incidents.hpp"
 
 namespace npu_doctor {
@@ -157,6 +159,43 @@ TEST(SplitIncidents, InputsThatWereNotScannedBelongToNone) {
   in.push_back(input_report("/missing.log", "path", InputStatus::error, "no such file or directory"));
   EXPECT_EQ(groups(split_incidents(InputStore(in))), (Groups{{0}}));
   EXPECT_TRUE(split_incidents({}).empty());
+}
+
+// Past IncidentOptions::facts_in_memory the facts are sorted through the temporary file: the
+// incidents (members, times, pids, ranks) are the same as when they are sorted in memory.
+TEST(SplitIncidents, FactsSortedThroughTheFileGiveTheSameIncidents) {
+  std::vector<InputReport> in;
+  for (int i = 0; i < 60; ++i) {
+    const std::string job = i % 3 == 0 ? "job-a" : "job-b";
+    const std::string node = "node-" + std::to_string(i % 4);
+    const int hour = 10 + (i % 5) * 2;  // runs two hours apart, more than the one-hour gap
+    char stamp[64];
+    std::snprintf(stamp, sizeof stamp, "2025-01-0%d-%02d:%02d:00.000.000", 1 + i % 2, hour, i % 50);
+    const std::string pid = std::to_string(1000 + (i % 7));
+    const std::string path = "logs/" + job + "/" + node + "/plog-" + pid + "_2025010" + std::to_string(1 + i % 2) + "000000000.log";
+    if (i % 9 == 4) {
+      in.push_back(input("logs/" + job + "/" + node + "/undated-" + std::to_string(i) + ".log"));
+    } else {
+      in.push_back(input(path, stamp, stamp, i % 8, node));
+    }
+  }
+  const InputStore store(in);
+  IncidentOptions small;
+  small.facts_in_memory = 3;
+  const auto through_file = split_incidents(store, small);
+  const auto in_memory = split_incidents(store);
+  ASSERT_GT(in_memory.size(), 3u);
+  ASSERT_EQ(through_file.size(), in_memory.size());
+  for (std::size_t k = 0; k < in_memory.size(); ++k) {
+    EXPECT_EQ(through_file[k].inputs, in_memory[k].inputs) << k;
+    EXPECT_EQ(through_file[k].job, in_memory[k].job) << k;
+    EXPECT_EQ(through_file[k].pids, in_memory[k].pids) << k;
+    EXPECT_EQ(through_file[k].ranks, in_memory[k].ranks) << k;
+    EXPECT_EQ(dated(through_file[k].first_time), dated(in_memory[k].first_time)) << k;
+    if (dated(in_memory[k].first_time)) {
+      EXPECT_EQ(through_file[k].first_time->micros, in_memory[k].first_time->micros) << k;
+    }
+  }
 }
 
 }  // namespace
