@@ -1,7 +1,10 @@
 // `npu-doctor cluster` as a single node (what every node of a Kubernetes or Slurm job
 // runs) and `npu-doctor merge` of the summaries, through the real binary.
 #include <gtest/gtest.h>
+
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,6 +76,18 @@ TEST(ClusterCli, MergeLeavesOutWhatIsNotASummaryAndFailsWhenNothingIsLeft) {
   EXPECT_NE(r.err.find("notes.txt: not JSON"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("no readable node summary among 3 file(s)"), std::string::npos) << r.err;
+}
+
+// A summary of a million inputs is ~350 MiB and is read; a file past 4 GiB (sparse here,
+// nothing is written) is left out unread with the reason.
+TEST(ClusterCli, MergeLeavesOutAFileLargerThanAnySummary) {
+  testing::TempDir dir;
+  const auto huge = dir.path() / "huge.json";
+  { std::ofstream(huge.string()) << "{"; }
+  std::filesystem::resize_file(huge, (std::uintmax_t{4} << 30) + 1);
+  const auto r = run_npu_doctor({"merge", huge.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("huge.json: larger than 4 GiB: not a node summary"), std::string::npos) << r.err;
 }
 
 TEST(ClusterCli, UsageErrorsAreExitTwo) {
