@@ -1,6 +1,10 @@
 // The JSON contract "npu-doctor/diagnosis/v1" (docs/json-diagnosis-v1.md).
 #include <nlohmann/json.hpp>
 
+#include <queue>
+#include <utility>
+#include <vector>
+
 #include "diagnosis_json_parts.hpp"
 #include "render/json_stream.hpp"
 #include "render.hpp"
@@ -20,13 +24,25 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   w.member("tool", json{{"name", "npu-doctor"}, {"version", kVersion}, {"kb_version", r.kb_version},
                         {"kb_entries", r.kb_entries}});
   w.member("lang", json(to_string(o.lang)));
-  // Which incident each input belongs to (numbers as in incidents[].number).
-  std::vector<uint32_t> incident_of(r.inputs.size(), 0);  // 4 bytes an input: incidents are few
-  for (const auto& ir : r.incidents) {
-    for (std::size_t i : ir.incident.inputs) {
-      if (i < incident_of.size()) incident_of[i] = static_cast<uint32_t>(ir.number);
-    }
+  // Which incident each input belongs to (numbers as in incidents[].number): the incidents'
+  // member lists are sorted and disjoint, so a cursor per incident walks along with the
+  // inputs (no array an input).
+  using Head = std::pair<uint32_t, std::size_t>;  // (the incident's next member, the incident)
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  std::vector<std::size_t> cursor(r.incidents.size(), 0);
+  for (std::size_t k = 0; k < r.incidents.size(); ++k) {
+    if (!r.incidents[k].incident.inputs.empty()) heads.push({r.incidents[k].incident.inputs[0], k});
   }
+  const auto incident_of = [&](std::size_t i) -> std::size_t {
+    while (!heads.empty() && heads.top().first <= i) {
+      const auto [member, k] = heads.top();
+      heads.pop();
+      const auto& members = r.incidents[k].incident.inputs;
+      if (++cursor[k] < members.size()) heads.push({members[cursor[k]], k});
+      if (member == i) return r.incidents[k].number;
+    }
+    return 0;
+  };
   w.begin_array("inputs");
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const auto& in = r.inputs[i];
@@ -35,7 +51,7 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
     if (!in.note.empty()) j["note"] = in.note;
     if (in.rank) j["rank"] = *in.rank;
     if (!in.host.empty()) j["host"] = in.host.str();
-    if (incident_of[i] != 0) j["incident"] = incident_of[i];
+    if (const std::size_t number = incident_of(i); number != 0) j["incident"] = number;
     w.element(j);
   }
   w.end_array();

@@ -52,6 +52,10 @@ TEST(Incidents, APlogFolderOfSixteenMonthsIsFourIncidentsAndTheLatestFailureIsSh
   EXPECT_EQ(inc[3]["cluster"]["culprit"]["rank"], 0);
   EXPECT_FALSE(inc[0].contains("cluster"));
   for (const auto& in : j["inputs"]) EXPECT_TRUE(in.contains("incident")) << in;
+  // Each input names the incident whose list holds it.
+  for (const auto& one : inc) {
+    for (const auto& index : one["inputs"]) EXPECT_EQ(j["inputs"][index.get<std::size_t>()]["incident"], one["number"]) << index;
+  }
 }
 
 TEST(Incidents, TextShowsTheLatestInFullThenATableOfTheOthers) {
