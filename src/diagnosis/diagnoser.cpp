@@ -255,7 +255,9 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     std::error_code ec;
     return options.split_incidents && (item.is_stdin || !std::filesystem::is_regular_file(item.display, ec));
   };
-  std::vector<std::size_t> item_base(inputs.items.size(), 0);  // index of the item's first input
+  // The index of each item's first input, 4 bytes an item (input indices are 32-bit
+  // throughout the analyses: the incident split's facts and member lists).
+  std::vector<uint32_t> item_base(inputs.items.size(), 0);
 
   // Units are scanned in parallel and merged strictly in input order, as soon as the next
   // input is complete, so results are deterministic and memory stays bounded.
@@ -276,7 +278,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
         join_parts(ready, result);
       }
       const std::size_t base = report.inputs.size();
-      item_base[next_to_merge] = base;
+      item_base[next_to_merge] = static_cast<uint32_t>(base);
       result.collector.offset_inputs(base);
       if (result.unrepeatable) {
         for (auto& k : result.kept) {
@@ -345,16 +347,10 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   const std::size_t streams = report.inputs.size();
   for (auto& p : inputs.problems) report.inputs.push_back(std::move(p));
-  // Pass 2 reads the items again (packed records: 8 bytes an item in memory).
+  // Pass 2 reads the items again (packed records in the spool).
   const std::size_t item_count = inputs.items.size();
   return_free_heap();  // what the scan threads freed, before the analyses and the report
-  std::vector<uint32_t> first_input;  // item_base, in 4 bytes an item when it fits
-  if (report.inputs.size() <= UINT32_MAX) {
-    first_input.reserve(item_base.size());
-    for (std::size_t b : item_base) first_input.push_back(static_cast<uint32_t>(b));
-    std::vector<std::size_t>().swap(item_base);
-  }
-  auto base_of = [&](std::size_t i) { return first_input.empty() ? item_base[i] : std::size_t{first_input[i]}; };
+  auto base_of = [&](std::size_t i) { return std::size_t{item_base[i]}; };
   report.findings = all.take();
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
   if (!options.split_incidents) {
