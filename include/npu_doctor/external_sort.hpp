@@ -36,13 +36,13 @@ class ExternalSorter {
   // Each value once, in order; the sorter is empty afterwards.
   template <typename Visit>
   void for_each_sorted(Visit visit) {
-    std::sort(gathering_.begin(), gathering_.end(), less_);
     if (runs_.empty()) {
+      std::sort(gathering_.begin(), gathering_.end(), less_);
       for (const T& v : gathering_) visit(v);
       gathering_.clear();
       return;
     }
-    if (!gathering_.empty()) write_run(false);
+    if (!gathering_.empty()) write_run();
     std::vector<Cursor> cursors(runs_.size());
     auto later = [&](std::size_t a, std::size_t b) { return less_(cursors[b].current(), cursors[a].current()); };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
@@ -72,8 +72,8 @@ class ExternalSorter {
     const T& current() const { return block[at]; }
   };
 
-  void write_run(bool sort = true) {
-    if (sort) std::sort(gathering_.begin(), gathering_.end(), less_);
+  void write_run() {
+    std::sort(gathering_.begin(), gathering_.end(), less_);
     Run run{spool_.size(), 0};
     for (std::size_t i = 0; i < gathering_.size(); i += kBlock) {
       const std::size_t n = std::min(kBlock, gathering_.size() - i);

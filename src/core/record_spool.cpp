@@ -38,6 +38,42 @@ std::size_t budget_from_environment(std::size_t fallback) {
 // file as raw 8-byte words (after the records before it), so memory holds one block of
 // offsets and one of records whatever the count.
 struct RecordSpool::Impl {
+  // File bytes kept from the last read, read again through read_at when a look-up falls
+  // outside them.
+  struct ReadWindow {
+    std::string bytes;  // file bytes [at, at + bytes.size())
+    uint64_t at = 0;
+
+    // Up to `n` bytes at `pos` of a file of `size` bytes (fewer past its end, none when the
+    // read fails).
+    std::string_view get(int fd, uint64_t pos, std::size_t n, uint64_t size) {
+      if (pos < at || pos + n > at + bytes.size()) {
+        const bool onward = pos >= at && pos <= at + bytes.size();  // the next records in order
+        const std::size_t span = onward ? kSequentialWindow : kRandomWindow;
+        const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(std::max(n, span), size - pos));
+        bytes.resize(want);
+        if (read_at(fd, bytes.data(), want, pos) != want) {
+          clear();
+          return {};
+        }
+        at = pos;
+      }
+      return std::string_view(bytes).substr(static_cast<std::size_t>(pos - at), n);
+    }
+
+    // `written` was just written at `pos`: a copy of those bytes here stays true.
+    void overwrite(uint64_t pos, std::string_view written) {
+      if (pos >= at && pos + written.size() <= at + bytes.size()) {
+        bytes.replace(static_cast<std::size_t>(pos - at), written.size(), written);
+      }
+    }
+
+    void clear() {
+      bytes.clear();
+      at = 0;
+    }
+  };
+
   explicit Impl(std::size_t memory_budget)
       : budget(memory_budget), index_block(std::max<std::size_t>(memory_budget / sizeof(uint64_t), 512)) {}
   Impl(const Impl&) = delete;
@@ -55,10 +91,8 @@ struct RecordSpool::Impl {
   int fd = -1;
   bool file_failed = false;            // keep everything in memory from now on
   uint64_t in_file = 0;
-  mutable std::string window;          // file bytes [window_at, window_at + window.size())
-  mutable uint64_t window_at = 0;
-  mutable std::string index_page;      // file bytes of spilled offsets, apart from `window`
-  mutable uint64_t index_page_at = 0;
+  mutable ReadWindow records;          // reading records
+  mutable ReadWindow offsets;          // reading spilled offsets, apart so as not to evict the records
 
   std::size_t in_blocks() const { return index_blocks.size() * index_block; }
   std::size_t count() const { return in_blocks() + where_tail.size(); }
@@ -110,19 +144,9 @@ struct RecordSpool::Impl {
 
   uint64_t offset(std::size_t i) const {
     if (i >= in_blocks()) return where_tail[i - in_blocks()];
-    const uint64_t at = offset_position(i);
-    if (at < index_page_at || at + sizeof(uint64_t) > index_page_at + index_page.size()) {
-      const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(kRandomWindow, in_file - at));
-      index_page.resize(want);
-      if (want < sizeof(uint64_t) || read_at(fd, index_page.data(), want, at) != want) {
-        index_page.clear();
-        index_page_at = 0;
-        throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
-      }
-      index_page_at = at;
-    }
-    return static_cast<uint64_t>(
-        snapshot_io::Reader(std::string_view(index_page).substr(static_cast<std::size_t>(at - index_page_at), 8)).i64());
+    const std::string_view word = offsets.get(fd, offset_position(i), sizeof(uint64_t), in_file);
+    if (word.size() < sizeof(uint64_t)) throw std::runtime_error("the spool's temporary file cannot be read back: " + std::string(std::strerror(errno)));
+    return static_cast<uint64_t>(snapshot_io::Reader(word).i64());
   }
 
   void set_offset(std::size_t i, uint64_t value) {
@@ -135,31 +159,13 @@ struct RecordSpool::Impl {
     w.i64(static_cast<int64_t>(value));
     const std::string bytes = w.take();
     if (!write_at(fd, bytes, at)) throw std::runtime_error("the spool's temporary file cannot be written: " + std::string(std::strerror(errno)));
-    if (at >= index_page_at && at + bytes.size() <= index_page_at + index_page.size()) {
-      index_page.replace(static_cast<std::size_t>(at - index_page_at), bytes.size(), bytes);
-    }
+    offsets.overwrite(at, bytes);
   }
 
-  // `n` bytes at logical offset `at`, which lie in the file: through the read window.
-  std::string_view file_bytes(uint64_t at, std::size_t n) const {
-    if (at < window_at || at + n > window_at + window.size()) {
-      const bool onward = at >= window_at && at <= window_at + window.size();  // the next records in order
-      const std::size_t span = onward ? kSequentialWindow : kRandomWindow;
-      const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(std::max(n, span), in_file - at));
-      window.resize(want);
-      if (read_at(fd, window.data(), want, at) != want) {
-        window.clear();
-        window_at = 0;
-        return {};
-      }
-      window_at = at;
-    }
-    return std::string_view(window).substr(static_cast<std::size_t>(at - window_at), n);
-  }
-
+  // `n` bytes at logical offset `at`: from the tail in memory, else through the read window.
   std::string_view bytes(uint64_t at, std::size_t n) const {
     if (at >= in_file) return std::string_view(tail).substr(static_cast<std::size_t>(at - in_file), n);
-    return file_bytes(at, n);
+    return records.get(fd, at, n, in_file);
   }
 
   std::string read(std::size_t i) const {
@@ -221,10 +227,8 @@ void RecordSpool::clear() {
   s.fd = -1;
   s.file_failed = false;
   s.in_file = 0;
-  s.window.clear();
-  s.window_at = 0;
-  s.index_page.clear();
-  s.index_page_at = 0;
+  s.records.clear();
+  s.offsets.clear();
 }
 
 void RecordSpool::push_back(std::string_view record) {

@@ -350,7 +350,6 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   // Pass 2 reads the items again (packed records in the spool).
   const std::size_t item_count = inputs.items.size();
   return_free_heap();  // what the scan threads freed, before the analyses and the report
-  auto base_of = [&](std::size_t i) { return std::size_t{item_base[i]}; };
   report.findings = all.take();
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
   if (!options.split_incidents) {
@@ -389,7 +388,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
           visit_streams(
               item,
               [&](ByteStream& stream, InputReport& r) {
-                const std::size_t index = base_of(i) + reports.size();
+                const std::size_t index = item_base[i] + reports.size();
                 FindingCollector c(scan.max_evidence);
                 scanner->scan(stream, index, r, c);
                 out.push_back({index, c.take()});
