@@ -46,13 +46,13 @@ struct RecordSpool::Impl {
 
     // Up to `n` bytes at `pos` of a file of `size` bytes (fewer past its end, none when the
     // read fails).
-    std::string_view get(int fd, uint64_t pos, std::size_t n, uint64_t size) {
+    std::string_view get(int file, uint64_t pos, std::size_t n, uint64_t size) {
       if (pos < at || pos + n > at + bytes.size()) {
         const bool onward = pos >= at && pos <= at + bytes.size();  // the next records in order
         const std::size_t span = onward ? kSequentialWindow : kRandomWindow;
         const std::size_t want = static_cast<std::size_t>(std::min<uint64_t>(std::max(n, span), size - pos));
         bytes.resize(want);
-        if (read_at(fd, bytes.data(), want, pos) != want) {
+        if (read_at(file, bytes.data(), want, pos) != want) {
           clear();
           return {};
         }
