@@ -183,7 +183,23 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
     if (lit.empty()) pieces.pop_back();
   }
 
-  std::size_t longest = 0;
+  // A comma is followed by an optional space: releases of one component print the same
+  // message as "devId[1],but local" and "devId[1], but local". Not when it would leave no
+  // literal run long enough to recognise the message by.
+  const auto longest_run = [&](bool split_commas) {
+    std::size_t longest = 0;
+    for (const Piece& p : pieces) {
+      if (p.conv != 0) continue;
+      std::size_t run = 0;
+      for (char c : p.literal) {
+        run = split_commas && c == ',' ? 0 : run + 1;
+        longest = std::max(longest, run);
+      }
+    }
+    return longest;
+  };
+  const bool split_commas = longest_run(true) >= kMinFormatLiteral;
+  std::size_t longest = longest_run(split_commas);
   for (const Piece& p : pieces) {
     if (p.conv != 0) {
       out.regex += "(?:";
@@ -191,9 +207,16 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
       out.regex += ')';
       continue;
     }
-    append_literal(out.regex, p.literal);
+    std::string_view text = p.literal;
+    std::size_t comma;
+    while (split_commas && (comma = text.find(',')) != std::string_view::npos) {
+      append_literal(out.regex, text.substr(0, comma));
+      out.regex += ", ?";
+      text.remove_prefix(comma + 1);
+      if (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    }
+    append_literal(out.regex, text);
     out.literals.push_back(p.literal);
-    longest = std::max(longest, p.literal.size());
   }
   if (word_boundary) out.regex += "\\b";
   if (longest < kMinFormatLiteral) {

@@ -33,6 +33,30 @@ bool is_field_with_plain_value(std::string_view line) {
 
 }  // namespace
 
+bool is_traceback_frame(std::string_view line) {
+  // '  File "/x/y.py", line 12, in f' (also after a logger's prefix, as vLLM prints
+  // every line of a worker's traceback at ERROR level).
+  const std::size_t file = line.find("File \"");
+  if (file == std::string_view::npos) return false;
+  const std::size_t at = line.find("\", line ", file + 6);
+  if (at == std::string_view::npos) return false;
+  const std::size_t digit = at + 8;
+  return digit < line.size() && line[digit] >= '0' && line[digit] <= '9';
+}
+
+bool is_traceback_scaffolding(std::string_view line) {
+  if (is_traceback_frame(line) || line.find("Traceback (most recent call last)") != std::string_view::npos) return true;
+  // Python 3.11's underline of the failing expression: "    ^^^^^^^" or "~~~~^^^^".
+  std::size_t end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\r' || line[end - 1] == '\t')) --end;
+  std::size_t begin = end;
+  while (begin > 0 && (line[begin - 1] == '^' || line[begin - 1] == '~')) --begin;
+  if (end - begin < 3) return false;
+  std::size_t before = begin;
+  while (before > 0 && (line[before - 1] == ' ' || line[before - 1] == '\t')) --before;
+  return before == 0 || line[before - 1] == ']' || line[before - 1] == ':';
+}
+
 bool is_exception_line(std::string_view line) {
   for (std::string_view suffix : {std::string_view("Error:"), std::string_view("Exception:")}) {
     for (std::size_t pos = line.find(suffix); pos != std::string_view::npos; pos = line.find(suffix, pos + 1)) {
@@ -103,6 +127,10 @@ bool WordFallback::has_error_word(std::string_view line) const {
 }
 
 bool WordFallback::is_candidate(std::string_view line, LineLevel level) const {
+  // A traceback's frames and underlines name files and code, not what went wrong: logged at
+  // ERROR level line by line (vLLM's workers), their words read as "installation" (paths
+  // of site-packages) whatever the failure was.
+  if (is_traceback_scaffolding(line)) return false;
   if (level == LineLevel::error) return true;
   if (level != LineLevel::unknown) return false;  // the program logged it as info or a warning
   return is_exception_line(line) || (has_error_word(line) && !is_field_with_plain_value(line));

@@ -129,6 +129,25 @@ TEST(WordCandidates, ErrorLevelExceptionsAndErrorWordsOnly) {
   EXPECT_FALSE(is_exception_line("RuntimeError:   "));
 }
 
+TEST(WordCandidates, ATracebacksFramesHeaderAndUnderlinesAreNoCandidatesAtAnyLevel) {
+  std::vector<KbProblem> problems;
+  const auto kb = testing::kb_from_yaml({}, problems);
+  const WordFallback words(kb, tiny_model());
+  auto cand = [&](std::string_view l) { return words.is_candidate(l, find_level(l)); };
+  const std::string worker = "(VllmWorker rank=3 pid=8587) ERROR 01-23 02:09:10 [multiproc_executor.py:546] ";
+  EXPECT_TRUE(cand(worker + "RuntimeError: the operator failed"));
+  EXPECT_FALSE(cand(worker + "  File \"/usr/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _wrapped_call_impl"));
+  EXPECT_FALSE(cand(worker + "Traceback (most recent call last):"));
+  EXPECT_FALSE(cand(worker + "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"));
+  EXPECT_FALSE(cand("    ~~~~~~~~~~^^^^^^^^^"));
+  EXPECT_FALSE(cand("  File \"train.py\", line 3, in <module>  # error"));
+  // A line that merely holds the words, or a caret inside a message, still is one.
+  EXPECT_TRUE(cand(worker + "File \"a.bin\" not found: open failed"));
+  EXPECT_TRUE(cand("ERROR: the regex a^^^ failed to compile"));
+  EXPECT_TRUE(is_traceback_frame("  File \"x.py\", line 12, in f"));
+  EXPECT_FALSE(is_traceback_frame("  File \"x.py\", line twelve"));
+}
+
 const char* kKb = R"(schema: npu-doctor/kb/v1
 family: t
 defaults: {layer: runtime, category: other}
