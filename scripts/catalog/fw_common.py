@@ -191,15 +191,17 @@ def overrides_of(comp):
     return {k: v for k, v in entries.items() if k.startswith(comp.family + ".")}, families
 
 
-def build(comp, records, rules, report=True):
-    """Records -> entries (deduplicated, categorised, checked) -> the YAML file."""
+def build(comp, records, rules, report=True, generic=None):
+    """Records -> entries (deduplicated, categorised, checked) -> the YAML file. `generic(fmt,
+    style)` may replace is_generic for a component whose short messages need more words."""
+    generic = generic or is_generic
     overrides, families = overrides_of(comp)
     curated = curated_patterns()
     by_key = collections.OrderedDict()
     too_generic = set()
     for r in records:
         regex, _ = L.pattern_of(r.fmt, r.style)
-        if regex is None or not L.is_recognisable(r.fmt, r.style) or is_generic(r.fmt, r.style):
+        if regex is None or not L.is_recognisable(r.fmt, r.style) or generic(r.fmt, r.style):
             too_generic.add((r.fmt, r.style))
             continue
         by_key.setdefault((r.fmt, r.style), []).append(r)
