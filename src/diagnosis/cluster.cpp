@@ -104,13 +104,11 @@ std::string_view to_string(ClusterDecision::Basis b) {
 
 std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
-  std::vector<uint32_t> all(inputs.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint32_t>(i);
-  return analyze_cluster(inputs, all, kb, options);
+  return analyze_cluster(inputs, InputSelection::all(inputs.size()), kb, options);
 }
 
 std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs,
-                                               const std::vector<uint32_t>& which, const KnowledgeBase& kb,
+                                               InputSelection which, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
   std::map<int, RankRecord> ranks;
   // The inputs whose events the records point at (the store gives copies); a deque does

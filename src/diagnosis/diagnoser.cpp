@@ -81,7 +81,7 @@ constexpr uint64_t kPartBase = uint64_t{1} << 48;
 // The finding that stands for the cluster culprit's error, added when the culprit is a
 // verdict no line states (a silent or missing rank). `which`: the incident's inputs.
 std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const std::optional<ClusterDecision>& cluster,
-                                        const InputStore& inputs, const std::vector<uint32_t>& which) {
+                                        const InputStore& inputs, InputSelection which) {
   if (!cluster || !cluster->culprit || cluster->culprit->entry == nullptr) return std::nullopt;
   const ClusterCulprit& c = *cluster->culprit;
   if (c.entry->matches_logs) {
@@ -118,7 +118,7 @@ std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const st
 // and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
 void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
               std::optional<ClusterDecision>& cluster, const InputStore& inputs,
-              const std::vector<uint32_t>& which, const KnowledgeBase& kb, const ClusterOptions& options) {
+              InputSelection which, const KnowledgeBase& kb, const ClusterOptions& options) {
   std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
   for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
   apply_context_meanings(findings, kb, kept);
@@ -435,9 +435,8 @@ void show_incident(DiagnosisReport& report, std::size_t index) {
 }
 
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
-  std::vector<uint32_t> all(report.inputs.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint32_t>(i);
-  conclude(report.findings, report.root, report.cluster, report.inputs, all, kb, cluster);
+  conclude(report.findings, report.root, report.cluster, report.inputs, InputSelection::all(report.inputs.size()), kb,
+           cluster);
 }
 
 void conclude_incident(IncidentReport& incident, const InputStore& inputs, const KnowledgeBase& kb,
