@@ -95,6 +95,7 @@ struct Scanner::BlockState {
   std::deque<ContextLine> tail;        // last lines before this block
   std::vector<Pending> pending;
   std::size_t words_left = WordFallback::kMaxLinesPerInput;  // lines the word fallback may still read
+  bool previous_frame = false;  // the last line of the previous block is a traceback's frame
 };
 
 Scanner::Scanner(const KbMatcher& matcher, const ScanOptions& options, const WordFallback* words)
@@ -114,6 +115,7 @@ void Scanner::scan(ByteStream& in, std::size_t input_index, InputReport& report,
   st.timeline = &report.timeline;
   st.first_line = start.first_line;
   st.tail = start.tail;
+  st.previous_frame = start.after_frame;
   uint64_t bytes = 0;
   bool last_byte_newline = true;
   std::string_view carry;
@@ -240,8 +242,9 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
       candidates_.push_back({p, 0});
     }
   }
-  // A line no pattern may match is done, unless the word fallback wants to read it.
-  const bool for_words = words_ != nullptr && st.words_left > 0;
+  // A line no pattern may match is done, unless the word fallback wants to read it. Not
+  // the source line a traceback's frame shows under it: code, not what went wrong.
+  const bool for_words = words_ != nullptr && st.words_left > 0 && !follows_frame(block, start, st);
   if (candidates_.empty() && !(for_words && words_->is_candidate(line, find_level(line)))) return;
   const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
   if (line.size() <= kLongLine) {
@@ -395,11 +398,24 @@ void Scanner::read_after_context(ByteStream& in, BlockState& st, FindingCollecto
   st.first_line = first_line;
 }
 
+bool Scanner::follows_frame(std::string_view block, std::size_t line_start, const BlockState& st) const {
+  if (line_start == 0) return st.previous_frame;
+  // block[line_start - 1] is the newline ending the previous line.
+  const std::size_t end = line_start - 1;
+  const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
+  const std::size_t begin = nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+  return is_traceback_frame(block.substr(begin, end - begin));
+}
+
 void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, BlockState& st) const {
   // The last `before` complete lines of the block, numbered, for the next block's context.
   const void* last_nl = memrchr(block.data(), '\n', block.size());
-  if (last_nl == nullptr) return;  // a piece of one long line: keep the old tail
+  if (last_nl == nullptr) {  // a piece of one long line: keep the old tail
+    st.previous_frame = false;
+    return;
+  }
   std::size_t end = static_cast<std::size_t>(static_cast<const char*>(last_nl) - block.data());
+  st.previous_frame = follows_frame(block, end + 1, st);
   uint64_t n = last_complete_line;
   std::deque<ContextLine> fresh;
   while (fresh.size() < options_.before) {

@@ -37,6 +37,7 @@ struct ScanStart {
   std::deque<ContextLine> tail;
   ByteStream* lookahead = nullptr;
   bool whole_input = true;  // false: a later part (the binary check was the first part's)
+  bool after_frame = false;  // the line before the first is a traceback's frame (word_fallback.hpp)
 };
 
 class Scanner {
@@ -57,6 +58,8 @@ class Scanner {
   struct BlockState;
 
   void process_block(std::string_view block, BlockState& st, FindingCollector& out);
+  // The line starting at `line_start` comes right after a traceback's frame line.
+  bool follows_frame(std::string_view block, std::size_t line_start, const BlockState& st) const;
   void process_line(std::string_view block, std::size_t start, uint64_t line_no, BlockState& st, FindingCollector& out);
   void fill_pending(std::string_view block, BlockState& st, FindingCollector& out);
   void read_after_context(ByteStream& in, BlockState& st, FindingCollector& out);

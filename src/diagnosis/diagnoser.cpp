@@ -330,7 +330,12 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
         start.first_line = kPartBase;
         start.whole_input = unit.part == 0;
         start.lookahead = &after;
-        if (unit.part > 0) start.tail = lines_before(unit.file->fd, range.begin, scan.before, kPartBase - 1, scan.max_text);
+        if (unit.part > 0) {
+          start.tail = lines_before(unit.file->fd, range.begin, scan.before, kPartBase - 1, scan.max_text);
+          // As one thread sees it across the cut (the frame's whole line, not its context text).
+          const auto before_cut = lines_before(unit.file->fd, range.begin, 1, kPartBase - 1, std::size_t{64} << 10);
+          start.after_frame = !before_cut.empty() && is_traceback_frame(before_cut.back().text);
+        }
         InputReport r = input_report(inputs.items[unit.item].display, "file");
         scanner.scan(stream, 0, r, result.collector, start);
         result.reports.push_back(std::move(r));

@@ -276,6 +276,39 @@ TEST_F(WordFallbackDiagnosis, BelowTheThresholdTheGuessIsAWarningAndNoRootCause)
   EXPECT_FALSE(r.root.has_value());
 }
 
+// vLLM's workers log each line of a traceback at ERROR level: the source line under a frame
+// is code, not a message, whatever its words.
+TEST_F(WordFallbackDiagnosis, TheSourceLineUnderATracebackFrameIsNotRead) {
+  const std::string frame = "ERROR 01-23 02:09:10 [w.py:546]   File \"/srv/pool.py\", line 12, in grow\n";
+  const std::string code = "ERROR 01-23 02:09:10 [w.py:546]     free memory on device 2 is not enough\n";
+  EXPECT_EQ(root(diagnose(code)), "words.memory");
+  EXPECT_EQ(root(diagnose(frame + code)), "none");
+  EXPECT_EQ(root(diagnose(frame + "ERROR 01-23 02:09:10 [w.py:546] ok\n" + code)), "words.memory");
+}
+
+// A file cut into parts for several threads: a part that starts right under a frame knows it.
+TEST_F(WordFallbackDiagnosis, TheSourceLineUnderAFrameAcrossAPartsCutIsNotReadEither) {
+  // Long frames, short code lines: the cuts fall after a frame (inside one, then at its end).
+  const std::string frame = "ERROR 01-23 02:09:10 [w.py:546]   File \"/srv/" + std::string(2000, 'p') +
+                            ".py\", line 12, in grow\n";
+  const std::string code = "ERROR 01-23 02:09:10 [w.py:546]     free memory on device 2 is not enough\n";
+  std::string log;
+  while (log.size() < (1u << 20)) log += frame + code;
+  std::vector<KbProblem> problems;
+  kb_ = testing::kb_from_yaml({kKb, kWords}, problems);
+  kb_.set_gate(testing::builtin_kb().gate());
+  Diagnoser d(kb_, problems, "", write_word_model(hand_model(0.6)));
+  DiagnoseOptions o;
+  o.paths = {dir_.write("big.log", log).string()};
+  for (unsigned jobs : {1u, 3u, 7u}) {
+    o.jobs = jobs;
+    o.split_min_part = 64 * 1024;
+    const auto r = d.run(o);
+    EXPECT_TRUE(r.findings.empty()) << jobs << " threads: " << r.findings.front().entry->id << " at line "
+                                    << r.findings.front().first().line;
+  }
+}
+
 TEST_F(WordFallbackDiagnosis, ALogOfEndlessUnknownErrorsStaysBounded) {
   std::string log;
   for (int i = 0; i < 10000; ++i) log += "ERROR: allocation of memory block " + std::to_string(i) + " failed\n";
