@@ -35,6 +35,7 @@ import sys
 import catalog_lib as L
 import fw_common as F
 from fw_common import Record, Rule, context_lines
+from c10_messages import stream_args
 from fw_cpp import expr_format
 from fw_python import is_test_path, python_records
 
@@ -134,28 +135,9 @@ def log_line(message, path, line, func, level="ERROR"):
 
 def _chain(clean, start):
     """The `<< a << "b"` chain that starts at `start` (up to the statement's ';'), or ''."""
-    m = re.match(r"\s*<<", clean[start:])
-    if not m:
+    if not re.match(r"\s*<<", clean[start:]):
         return ""
-    i, depth, n = start, 0, len(clean)
-    while i < n:
-        c = clean[i]
-        if c in "\"'":
-            j = i + 1
-            while j < n and clean[j] != c:
-                j += 2 if clean[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                break
-        elif c == ";" and depth == 0:
-            break
-        i += 1
-    return clean[start:i].strip()[2:]
+    return " << ".join(stream_args(clean, start))
 
 
 def cpp_records(paths):

@@ -22,6 +22,12 @@ std::size_t find_newline(std::string_view s, std::size_t from) {
   return p == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
 }
 
+// Where the line that ends at `end` (its newline's index, or the block's end) begins.
+std::size_t start_of_line_ending_at(std::string_view block, std::size_t end) {
+  const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
+  return nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+}
+
 // Newlines in s. Byte counters over chunks of 16 let the compiler vectorise the loop
 // (tens of GB/s on x86-64 and aarch64, against ~2 GB/s for std::count).
 uint64_t count_newlines(std::string_view s) {
@@ -243,9 +249,13 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     }
   }
   // A line no pattern may match is done, unless the word fallback wants to read it. Not
-  // the source line a traceback's frame shows under it: code, not what went wrong.
-  const bool for_words = words_ != nullptr && st.words_left > 0 && !follows_frame(block, start, st);
-  if (candidates_.empty() && !(for_words && words_->is_candidate(line, find_level(line)))) return;
+  // the source line a traceback's frame shows under it: code, not what went wrong (asked
+  // last: most lines are no candidate anyway).
+  const bool for_words = words_ != nullptr && st.words_left > 0;
+  const auto words_read = [&](LineLevel level) {
+    return for_words && words_->is_candidate(line, level) && !follows_frame(block, start, st);
+  };
+  if (candidates_.empty() && !words_read(find_level(line))) return;
   const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
   if (line.size() <= kLongLine) {
     std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
@@ -276,7 +286,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
 
   // The word fallback: an error line that no entry claims (or only a wrapper) is
   // classified by its words (word_fallback.hpp, docs/root-cause.md).
-  if (for_words && WordFallback::unclaimed(hits_) && words_->is_candidate(line, info.level)) {
+  if (WordFallback::unclaimed(hits_) && words_read(info.level)) {
     --st.words_left;
     if (auto hit = words_->classify(line)) hits_.push_back(std::move(*hit));
   }
@@ -332,8 +342,7 @@ void Scanner::collect_before(std::string_view block, std::size_t line_start, uin
   while (rev.size() < options_.before && p > 0) {
     // block[p - 1] is the newline ending the previous line.
     const std::size_t end = p - 1;
-    const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
-    const std::size_t begin = nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+    const std::size_t begin = start_of_line_ending_at(block, end);
     rev.push_back({--n, context_text(block.substr(begin, end - begin))});
     p = begin;
   }
@@ -402,8 +411,7 @@ bool Scanner::follows_frame(std::string_view block, std::size_t line_start, cons
   if (line_start == 0) return st.previous_frame;
   // block[line_start - 1] is the newline ending the previous line.
   const std::size_t end = line_start - 1;
-  const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
-  const std::size_t begin = nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+  const std::size_t begin = start_of_line_ending_at(block, end);
   return is_traceback_frame(block.substr(begin, end - begin));
 }
 
@@ -419,9 +427,7 @@ void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, B
   uint64_t n = last_complete_line;
   std::deque<ContextLine> fresh;
   while (fresh.size() < options_.before) {
-    const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
-    const std::size_t begin =
-        nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+    const std::size_t begin = start_of_line_ending_at(block, end);
     fresh.push_front({n--, context_text(block.substr(begin, end - begin))});
     if (begin == 0) break;
     end = begin - 1;

@@ -4,8 +4,9 @@
 // nothing). Iterates as indices in order; does not own the list it points at.
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <vector>
+
+#include "npu_doctor/record_spool.hpp"  // CopyingIterator
 
 namespace npu_doctor {
 
@@ -18,31 +19,7 @@ class InputSelection {
   bool empty() const { return size_ == 0; }
   uint32_t operator[](std::size_t k) const { return list_ != nullptr ? (*list_)[k] : static_cast<uint32_t>(k); }
 
-  class iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = uint32_t;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = uint32_t;
-    iterator() = default;
-    iterator(const InputSelection* s, std::size_t k) : s_(s), k_(k) {}
-    uint32_t operator*() const { return (*s_)[k_]; }
-    iterator& operator++() {
-      ++k_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++k_;
-      return old;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.k_ == b.k_; }
-
-   private:
-    const InputSelection* s_ = nullptr;
-    std::size_t k_ = 0;
-  };
+  using iterator = CopyingIterator<InputSelection, uint32_t>;
   iterator begin() const { return {this, 0}; }
   iterator end() const { return {this, size_}; }
 
