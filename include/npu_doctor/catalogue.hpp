@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "npu_doctor/knowledge_base.hpp"
+#include "npu_doctor/once_slots.hpp"
 
 namespace npu_doctor {
 
@@ -46,6 +47,10 @@ class Catalogue {
   std::size_t size() const { return count_; }
   std::string_view id(std::size_t i) const;
   Pattern pattern(std::size_t i) const;
+  // Whether the scan gate covers entry i's pattern, and its level requirement
+  // (pattern(i).gated and .level, without decoding the rest: the matcher asks per candidate).
+  bool gated(std::size_t i) const;
+  LevelRequirement level(std::size_t i) const;
   // The entry, decoded on first use (thread-safe; the reference stays valid).
   const Entry& entry(std::size_t i) const;
   std::optional<std::size_t> find(std::string_view id) const;
@@ -69,8 +74,7 @@ class Catalogue {
   std::size_t count_ = 0;
   std::shared_ptr<const std::string> owner_;
   std::vector<bool> disabled_;
-  mutable std::unique_ptr<std::once_flag[]> once_;
-  mutable std::unique_ptr<std::unique_ptr<Entry>[]> decoded_;
+  OnceSlots<Entry> decoded_;
   std::array<const Entry*, 12> category_texts_{};
   mutable std::mutex texts_mutex_;
 };

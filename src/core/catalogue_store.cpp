@@ -82,8 +82,7 @@ std::shared_ptr<Catalogue> Catalogue::open(const SectionViews& in, std::size_t c
   c->count_ = count;
   c->owner_ = std::move(owner);
   c->disabled_.assign(count, false);
-  c->once_ = std::make_unique<std::once_flag[]>(count);
-  c->decoded_ = std::make_unique<std::unique_ptr<Entry>[]>(count);
+  c->decoded_ = OnceSlots<Entry>(count);
   return c;
 }
 
@@ -115,8 +114,17 @@ Catalogue::Pattern Catalogue::pattern(std::size_t i) const {
   return p;
 }
 
+bool Catalogue::gated(std::size_t i) const {
+  return (static_cast<unsigned char>(in_.records[i * kRecordSize + kFlags]) & 2) != 0;
+}
+
+LevelRequirement Catalogue::level(std::size_t i) const {
+  return (static_cast<unsigned char>(in_.records[i * kRecordSize + kFlags]) & 4) != 0 ? LevelRequirement::error
+                                                                                       : LevelRequirement::any;
+}
+
 const Entry& Catalogue::entry(std::size_t i) const {
-  std::call_once(once_[i], [&] {
+  return *decoded_.get(i, [&] {
     const std::size_t at = i * kRecordSize;
     snapshot_io::Reader r(clamp(in_.entries, le32(in_.records, at + kEntryOffset), le32(in_.records, at + kEntrySize)));
     auto e = std::make_unique<Entry>(snapshot_io::read_entry(r));
@@ -130,9 +138,8 @@ const Entry& Catalogue::entry(std::size_t i) const {
     std::lock_guard lock(texts_mutex_);
     const Entry* texts = category_texts_[static_cast<std::size_t>(e->category)];
     if (texts != nullptr && (e->cause.en.empty() || e->remedies.empty())) e->texts_from = texts;
-    decoded_[i] = std::move(e);
+    return e;
   });
-  return *decoded_[i];
 }
 
 std::optional<std::size_t> Catalogue::find(std::string_view wanted) const {
@@ -153,12 +160,10 @@ void Catalogue::disable(std::size_t i) {
 void Catalogue::set_category_texts(const std::array<const Entry*, 12>& by_category) {
   std::lock_guard lock(texts_mutex_);
   category_texts_ = by_category;
-  for (std::size_t i = 0; i < count_; ++i) {
-    if (Entry* e = decoded_[i].get(); e != nullptr) {
-      const Entry* texts = category_texts_[static_cast<std::size_t>(e->category)];
-      e->texts_from = texts != nullptr && (e->cause.en.empty() || e->remedies.empty()) ? texts : nullptr;
-    }
-  }
+  decoded_.for_each_made([&](Entry& e) {
+    const Entry* texts = category_texts_[static_cast<std::size_t>(e.category)];
+    e.texts_from = texts != nullptr && (e.cause.en.empty() || e.remedies.empty()) ? texts : nullptr;
+  });
 }
 
 }  // namespace npu_doctor

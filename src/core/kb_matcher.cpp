@@ -140,17 +140,14 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       add(&e, nullptr, e.patterns[i], planned != nullptr ? &planned->patterns[i] : nullptr);
     }
   }
-  // The catalogue of a snapshot, read in place: its entries are decoded only when matched.
+  // The catalogue of a snapshot, read in place: its patterns are read from their records
+  // and its entries decoded only when matched.
   if (const Catalogue* c = kb.catalogue()) {
+    m->catalogue_size_ = c->size();
+    m->catalogue_programs_ = OnceSlots<Regex>(c->size());
+    m->catalogue_dead_.assign(c->size(), false);
     for (std::size_t i = 0; i < c->size(); ++i) {
-      if (c->disabled(i)) continue;
-      const Catalogue::Pattern p = c->pattern(i);
-      PatternRef& ref = m->refs_.emplace_back();
-      ref.catalogue = i;
-      ref.regex = p.regex;
-      ref.ignore_case = p.ignore_case;
-      ref.gated = p.gated;
-      ref.level = p.level;
+      if (c->disabled(i)) m->catalogue_dead_[i] = true;
     }
   }
 
@@ -173,14 +170,15 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     specs.push_back({literal_regex(lit), true});
     owner.push_back(std::string::npos);
   }
-  for (std::size_t i = 0; i < m->refs_.size(); ++i) {
-    const PatternRef& r = m->refs_[i];
-    if (r.gated) continue;
+  const std::size_t own = m->refs_.size();
+  for (std::size_t i = 0; i < m->total_patterns(); ++i) {
+    if (m->dead(i) || (i >= own ? kb.catalogue()->gated(i - own) : m->refs_[i].gated)) continue;
+    const PatternView r = m->view(i);
     ++m->ungated_;
     // The compiler's probe literals cover most of these: nothing more to look for, unless
     // the index cannot offer the pattern (then the first stage must say which it found).
     if (!kb.gate().probes.empty()) {
-      const bool indexed = r.catalogue != kNoCatalogue ? kb.catalogue()->pattern(r.catalogue).key_count > 0 : !own_keys[i].empty();
+      const bool indexed = i >= own ? kb.catalogue()->pattern(i - own).key_count > 0 : !own_keys[i].empty();
       if (indexed && probes_cover(kb.gate().probes, required_literals(r.regex))) continue;
     }
     // A pattern whose every match holds one of a few long literals is looked for by them:
@@ -217,7 +215,8 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     }
     if (error.index < specs.size() && suffix_spec[error.index]) {
       // A cut the engine rejects: the whole regex instead.
-      specs[error.index] = {std::string(m->refs_[owner[error.index]].regex), m->refs_[owner[error.index]].ignore_case};
+      const PatternView whole = m->view(owner[error.index]);
+      specs[error.index] = {std::string(whole.regex), whole.ignore_case};
       suffix_spec[error.index] = false;
       continue;
     }
@@ -225,16 +224,16 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       problems.push_back({"", 0, "pattern engine failed: " + error.message, true});
       break;
     }
-    const PatternRef& bad = m->refs_[owner[error.index]];
-    const Entry* owner_entry = m->entry_of(bad);
-    const SourceRef& where = owner_entry != nullptr ? owner_entry->source : bad.extractor->source;
-    const std::string& id = owner_entry != nullptr ? owner_entry->id : bad.extractor->id;
+    const std::size_t bad_owner = owner[error.index];
+    const Entry* owner_entry = m->entry_of(bad_owner);
+    const Extractor* owner_extractor = bad_owner < own ? m->refs_[bad_owner].extractor : nullptr;
+    const SourceRef& where = owner_entry != nullptr ? owner_entry->source : owner_extractor->source;
+    const std::string& id = owner_entry != nullptr ? owner_entry->id : owner_extractor->id;
     problems.push_back({where.file, where.line,
-                        "'" + id + "': no gate literal covers /" + std::string(bad.regex) +
+                        "'" + id + "': no gate literal covers /" + std::string(m->view(bad_owner).regex) +
                             "/ and the first-stage engine rejects it: " + error.message,
                         true});
-    m->refs_[owner[error.index]].dead = true;
-    const std::size_t bad_owner = owner[error.index];
+    m->mark_dead(bad_owner);
     for (std::size_t k = specs.size(); k-- > 0;) {
       if (owner[k] != bad_owner) continue;
       specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(k));
@@ -246,15 +245,18 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
 
   // The second stage: every pattern in the index. A pattern without keys that runs in the
   // first stage anyway is a candidate exactly on the lines where the first stage found it.
-  for (std::size_t i = 0; i < m->refs_.size(); ++i) {
-    const PatternRef& r = m->refs_[i];
-    if (r.dead) continue;  // it could never be found: left out entirely
+  std::size_t keys_in_all = 0;
+  for (const auto& k : own_keys) keys_in_all += k.size();
+  if (const Catalogue* c = kb.catalogue()) keys_in_all += c->size() * Catalogue::kMaxKeys;
+  m->index_.reserve(keys_in_all);
+  for (std::size_t i = 0; i < m->total_patterns(); ++i) {
+    if (m->dead(i)) continue;  // it could never be found: left out entirely
     Catalogue::Pattern from_catalogue;
-    if (r.catalogue != kNoCatalogue) from_catalogue = kb.catalogue()->pattern(r.catalogue);
-    const auto keys = r.catalogue != kNoCatalogue
-                          ? std::span<const std::string_view>(from_catalogue.keys.data(), from_catalogue.key_count)
-                          : std::span<const std::string_view>(own_keys[i]);
-    if (keys.empty() && !r.gated) {
+    if (i >= own) from_catalogue = kb.catalogue()->pattern(i - own);
+    const auto keys = i >= own ? std::span<const std::string_view>(from_catalogue.keys.data(), from_catalogue.key_count)
+                               : std::span<const std::string_view>(own_keys[i]);
+    const bool gated = i >= own ? from_catalogue.gated : m->refs_[i].gated;
+    if (keys.empty() && !gated) {
       m->unindexed_ungated_.push_back(i);
       continue;
     }
@@ -267,58 +269,98 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
 
 KbMatcher::~KbMatcher() = default;
 
-const Regex* KbMatcher::regex_of(const PatternRef& ref) const {
-  std::call_once(ref.compiled, [&] {
-    std::string err;
-    ref.program = Regex::compile(ref.regex, ref.ignore_case, err);
-  });
-  return ref.program ? &*ref.program : nullptr;
+std::size_t KbMatcher::pattern_count() const {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < total_patterns(); ++i) if (!dead(i)) ++n;
+  return n;
 }
 
-const Entry* KbMatcher::entry_of(const PatternRef& ref) const {
-  if (ref.entry != nullptr) return ref.entry;
-  if (ref.catalogue != kNoCatalogue && kb_.catalogue() != nullptr) return &kb_.catalogue()->entry(ref.catalogue);
-  return nullptr;
+KbMatcher::PatternView KbMatcher::view(std::size_t id) const {
+  if (!is_catalogue(id)) {
+    const PatternRef& r = refs_[id];
+    return {r.regex, r.ignore_case, r.gated, r.level};
+  }
+  const Catalogue::Pattern p = kb_.catalogue()->pattern(id - refs_.size());
+  return {p.regex, p.ignore_case, p.gated, p.level};
+}
+
+bool KbMatcher::dead(std::size_t id) const {
+  return is_catalogue(id) ? catalogue_dead_[id - refs_.size()] : refs_[id].dead;
+}
+
+void KbMatcher::mark_dead(std::size_t id) {
+  if (is_catalogue(id)) catalogue_dead_[id - refs_.size()] = true;
+  else refs_[id].dead = true;
+}
+
+const Regex* KbMatcher::regex_of(std::size_t id) const {
+  if (!is_catalogue(id)) {
+    const PatternRef& ref = refs_[id];
+    std::call_once(ref.compiled, [&] {
+      std::string err;
+      ref.program = Regex::compile(ref.regex, ref.ignore_case, err);
+    });
+    return ref.program ? &*ref.program : nullptr;
+  }
+  return catalogue_programs_.get(id - refs_.size(), [&]() -> std::unique_ptr<Regex> {
+    const PatternView p = view(id);
+    std::string err;
+    auto compiled = Regex::compile(p.regex, p.ignore_case, err);
+    return compiled ? std::make_unique<Regex>(std::move(*compiled)) : nullptr;
+  });
+}
+
+const Entry* KbMatcher::entry_of(std::size_t id) const {
+  if (!is_catalogue(id)) return refs_[id].entry;
+  return &kb_.catalogue()->entry(id - refs_.size());
 }
 
 void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineInfo& info,
                         std::vector<LineHit>& out) const {
-  if (pattern >= refs_.size()) return;
-  const PatternRef& ref = refs_[pattern];
-  if (ref.level == LevelRequirement::error && info.level != LineLevel::error) return;
-  const Regex* re = regex_of(ref);
+  if (pattern >= total_patterns()) return;
+  const Extractor* extractor = nullptr;
+  LevelRequirement level = LevelRequirement::any;
+  if (!is_catalogue(pattern)) {
+    extractor = refs_[pattern].extractor;
+    level = refs_[pattern].level;
+  } else {
+    level = kb_.catalogue()->level(pattern - refs_.size());
+  }
+  if (level == LevelRequirement::error && info.level != LineLevel::error) return;
+  const Regex* re = regex_of(pattern);
   if (re == nullptr) return;
-  if (ref.extractor == nullptr) confirm_entry(ref, *re, line, info, out);
-  else confirm_extractor(ref, *re, line, info.module, out);
+  if (extractor == nullptr) confirm_entry(pattern, *re, line, out);
+  else confirm_extractor(*extractor, *re, line, info.module, out);
 }
 
-void KbMatcher::confirm_entry(const PatternRef& ref, const Regex& re, std::string_view line, const LineInfo& /*info*/,
-                              std::vector<LineHit>& out) const {
+void KbMatcher::confirm_entry(std::size_t pattern, const Regex& re, std::string_view line, std::vector<LineHit>& out) const {
   auto m = re.search(line);
   if (!m) return;
+  // A catalogue entry is decoded here, the first time it matches: most candidates do not.
+  const Entry& entry = *entry_of(pattern);
   LineHit hit;
-  hit.entry = entry_of(ref);  // a catalogue entry is decoded here, the first time it matches
-  hit.specificity = hit.entry->origin == Origin::source ? Specificity::source_message : Specificity::message;
+  hit.entry = &entry;
+  hit.specificity = entry.origin == Origin::source ? Specificity::source_message : Specificity::message;
   hit.begin = m->begin;
   hit.end = m->end;
   for (auto& [name, value] : m->named) {
     if (name == "code") hit.code = value;
     else hit.captures.emplace_back(name, value);
   }
-  if (hit.code.empty() && !hit.entry->codes.empty()) hit.code = hit.entry->codes.front();
+  if (hit.code.empty() && !entry.codes.empty()) hit.code = entry.codes.front();
   out.push_back(std::move(hit));
 }
 
-void KbMatcher::confirm_extractor(const PatternRef& ref, const Regex& re, std::string_view line, std::string_view component,
-                                  std::vector<LineHit>& out) const {
+void KbMatcher::confirm_extractor(const Extractor& extractor, const Regex& re, std::string_view line,
+                                  std::string_view component, std::vector<LineHit>& out) const {
   std::size_t pos = 0;
   for (int n = 0; n < kMaxCodesPerLine && pos <= line.size(); ++n) {
     auto m = re.search(line, pos);
     if (!m) return;
     pos = m->end > m->begin ? m->end : m->begin + 1;
-    std::string ns = ref.extractor->code_namespace;
+    std::string ns = extractor.code_namespace;
     std::string code(m->group("code"));
-    if (!decode(ref.extractor->decode, ns, code)) continue;
+    if (!decode(extractor.decode, ns, code)) continue;
     std::string_view comp = m->group("component");
     const std::string comp_upper = upper(comp.empty() ? component : comp);
     auto res = kb_.resolve_code(ns, code, comp_upper);
@@ -350,8 +392,8 @@ std::vector<LineHit> KbMatcher::match_line(std::string_view line) const {
 std::vector<LineHit> KbMatcher::match_line_reference(std::string_view line) const {
   std::vector<LineHit> hits;
   const LineInfo info = parse_line_info(line);
-  for (std::size_t id = 0; id < refs_.size(); ++id) {
-    if (!refs_[id].dead) confirm(id, line, info, hits);
+  for (std::size_t id = 0; id < total_patterns(); ++id) {
+    if (!dead(id)) confirm(id, line, info, hits);
   }
   dedupe_hits(hits);
   return hits;
@@ -400,10 +442,10 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
         lines.emplace_back(l);
       }
     }
-    for (const auto& ref : refs_) {
-      if (ref.gated || ref.dead) continue;
-      const Entry* e = entry_of(ref);
-      const auto& samples = e != nullptr ? e->samples_match : ref.extractor->samples_match;
+    for (std::size_t id = 0; id < total_patterns(); ++id) {
+      if (dead(id) || view(id).gated) continue;
+      const Entry* e = entry_of(id);
+      const auto& samples = e != nullptr ? e->samples_match : refs_[id].extractor->samples_match;
       lines.insert(lines.end(), samples.begin(), samples.end());
     }
   }

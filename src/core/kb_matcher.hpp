@@ -22,6 +22,7 @@
 #include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "npu_doctor/once_slots.hpp"
 #include "pattern_set.hpp"
 #include "regex.hpp"
 
@@ -50,9 +51,7 @@ class KbMatcher {
   const KnowledgeBase& kb() const { return kb_; }
   // The first stage: any match marks its line for the second stage.
   const PatternSet& gate() const { return gate_; }
-  std::size_t pattern_count() const {
-    return static_cast<std::size_t>(std::count_if(refs_.begin(), refs_.end(), [](const auto& r) { return !r.dead; }));
-  }
+  std::size_t pattern_count() const;
   // Patterns whose own regex runs in the first stage (the gate does not cover them).
   std::size_t ungated_count() const { return ungated_; }
   const LineIndex& index() const { return index_; }
@@ -88,31 +87,44 @@ class KbMatcher {
                                bool only_user_defined = false) const;
 
  private:
-  static constexpr std::size_t kNoCatalogue = static_cast<std::size_t>(-1);
+  // A hand-written pattern or an extractor's. A catalogue pattern has no record here: its
+  // id is refs_.size() + its catalogue index, and it is read from the catalogue's record
+  // when needed, so start-up does not build ~100 bytes for each of tens of thousands.
   struct PatternRef {
     const Entry* entry = nullptr;          // a decoded entry's message pattern, or
-    std::size_t catalogue = kNoCatalogue;  // a catalogue entry's (decoded when it matches), or
     const Extractor* extractor = nullptr;  // a code extractor
     std::string_view regex;                // valid as long as the knowledge base is
     bool ignore_case = false;
     bool gated = false;
     LevelRequirement level = LevelRequirement::any;
-    // No index keys here: they are read once, when the index is built (a catalogue's tens of
-    // thousands of patterns would otherwise cost ~160 bytes each for the whole scan).
     bool dead = false;  // the first stage rejected it and nothing gates it: never found
     mutable std::once_flag compiled;
     mutable std::optional<Regex> program;  // compiled on first use
   };
+  // What the first and second stages need of any pattern, own or catalogue.
+  struct PatternView {
+    std::string_view regex;
+    bool ignore_case = false;
+    bool gated = false;
+    LevelRequirement level = LevelRequirement::any;
+  };
   explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
-  const Regex* regex_of(const PatternRef& ref) const;
-  const Entry* entry_of(const PatternRef& ref) const;
-  void confirm_entry(const PatternRef& ref, const Regex& re, std::string_view line, const LineInfo& info,
-                     std::vector<LineHit>& out) const;
-  void confirm_extractor(const PatternRef& ref, const Regex& re, std::string_view line, std::string_view component,
+  std::size_t total_patterns() const { return refs_.size() + catalogue_size_; }
+  bool is_catalogue(std::size_t id) const { return id >= refs_.size(); }
+  PatternView view(std::size_t id) const;
+  bool dead(std::size_t id) const;
+  void mark_dead(std::size_t id);
+  const Regex* regex_of(std::size_t id) const;
+  const Entry* entry_of(std::size_t id) const;
+  void confirm_entry(std::size_t pattern, const Regex& re, std::string_view line, std::vector<LineHit>& out) const;
+  void confirm_extractor(const Extractor& extractor, const Regex& re, std::string_view line, std::string_view component,
                          std::vector<LineHit>& out) const;
 
   const KnowledgeBase& kb_;
   std::deque<PatternRef> refs_;  // a deque: PatternRef holds a once_flag, which cannot move
+  std::size_t catalogue_size_ = 0;
+  OnceSlots<Regex> catalogue_programs_;  // compiled on first use
+  std::vector<bool> catalogue_dead_;  // disabled by a user's entry, or rejected by the first stage
   std::deque<MatchPattern> planned_;  // plans made here for patterns the compiler did not plan
   LineIndex index_;
   std::vector<std::size_t> unindexed_ungated_;

@@ -37,20 +37,26 @@ void LineIndex::add(std::size_t id, std::span<const std::string_view> keys) {
     if (k.size() < 3 || k.size() > 4) continue;  // scan_plan makes only these
     uint32_t v = 0;
     for (std::size_t i = 0; i < k.size(); ++i) v |= static_cast<uint32_t>(lower(static_cast<uint8_t>(k[i]))) << (8 * i);
-    pending_.emplace_back((static_cast<uint64_t>(k.size()) << 32) | v, static_cast<uint32_t>(id));
+    pending_.push_back(pack(k.size(), v, id));
   }
 }
+
+void LineIndex::reserve(std::size_t keys) { pending_.reserve(keys); }
 
 void LineIndex::finish() {
   std::sort(pending_.begin(), pending_.end());
   pending_.erase(std::unique(pending_.begin(), pending_.end()), pending_.end());
   bloom3_.assign((std::size_t{1} << kBloomBits) / 64, 0);
   bloom4_.assign((std::size_t{1} << kBloomBits) / 64, 0);
+  ids_.reserve(pending_.size());
   auto build = [&](Table& t, uint64_t width) {
     std::vector<uint64_t>& bloom = width == 3 ? bloom3_ : bloom4_;
     std::size_t distinct = 0;
     for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if ((pending_[i].first >> 32) == width && (i == 0 || pending_[i].first != pending_[i - 1].first)) ++distinct;
+      if (width_of(pending_[i]) == width && (i == 0 || key_of(pending_[i]) != key_of(pending_[i - 1]) ||
+                                             width_of(pending_[i - 1]) != width)) {
+        ++distinct;
+      }
     }
     uint32_t cap = 16;
     while (cap < distinct * 2) cap <<= 1;
@@ -58,13 +64,13 @@ void LineIndex::finish() {
     t.mask = cap - 1;
     for (std::size_t i = 0; i < pending_.size();) {
       std::size_t j = i;
-      while (j < pending_.size() && pending_[j].first == pending_[i].first) ++j;
-      if ((pending_[i].first >> 32) == width) {
-        const auto key = static_cast<uint32_t>(pending_[i].first);
+      while (j < pending_.size() && (pending_[j] >> kIdBits) == (pending_[i] >> kIdBits)) ++j;
+      if (width_of(pending_[i]) == width) {
+        const uint32_t key = key_of(pending_[i]);
         uint32_t at = hash(key) & t.mask;
         while (t.slots[at].count != 0) at = (at + 1) & t.mask;
         t.slots[at] = {key, static_cast<uint32_t>(ids_.size()), static_cast<uint32_t>(j - i)};
-        for (std::size_t k = i; k < j; ++k) ids_.push_back(pending_[k].second);
+        for (std::size_t k = i; k < j; ++k) ids_.push_back(id_of(pending_[k]));
         const uint32_t bit = bloom_bit(key);
         bloom[bit >> 6] |= uint64_t{1} << (bit & 63);
       }

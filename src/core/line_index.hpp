@@ -17,6 +17,8 @@ class LineIndex {
  public:
   // Registers pattern `id` (dense, from 0) with its keys; no keys: a candidate on every line.
   void add(std::size_t id, std::span<const std::string_view> keys);
+  // Room for `keys` keys in all before finish() (avoids regrowing; optional).
+  void reserve(std::size_t keys);
   // Builds the tables; call once after every add().
   void finish();
 
@@ -49,7 +51,16 @@ class LineIndex {
   template <typename OnHit>
   void scan(std::string_view line, OnHit&& on_hit) const;
 
-  std::vector<std::pair<uint64_t, uint32_t>> pending_;  // (width << 32 | key, pattern) until finish()
+  // Until finish(), each key of each pattern packed in one word, so that sorting groups a
+  // key's patterns in id order: bit 63 set for a 4-byte key, bits 31-62 the key, 0-30 the id.
+  static constexpr unsigned kIdBits = 31;
+  static uint64_t pack(std::size_t width, uint32_t key, std::size_t id) {
+    return (width == 4 ? uint64_t{1} << 63 : 0) | (uint64_t{key} << kIdBits) | (id & ((uint64_t{1} << kIdBits) - 1));
+  }
+  static uint64_t width_of(uint64_t packed) { return (packed >> 63) != 0 ? 4 : 3; }
+  static uint32_t key_of(uint64_t packed) { return static_cast<uint32_t>(packed >> kIdBits); }
+  static uint32_t id_of(uint64_t packed) { return static_cast<uint32_t>(packed & ((uint64_t{1} << kIdBits) - 1)); }
+  std::vector<uint64_t> pending_;
   std::vector<uint32_t> always_;                        // patterns without keys
   std::vector<uint32_t> ids_;
   Table table3_;

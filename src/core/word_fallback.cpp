@@ -31,6 +31,10 @@ bool is_field_with_plain_value(std::string_view line) {
   return any_digit;
 }
 
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
 }  // namespace
 
 bool is_traceback_frame(std::string_view line) {
@@ -101,6 +105,18 @@ bool WordFallback::has_error_word(std::string_view line) const {
   auto in = [&](const std::vector<std::string>& list, std::string_view word) {
     return std::any_of(list.begin(), list.end(), [&](const std::string& w) { return equals(word, w); });
   };
+  // Chinese has no spaces between words: an error word written in it ("报错") is looked for
+  // anywhere on the line, negated when a negation in it ends right before ("没有报错").
+  for (const std::string& w : model_.error_words) {
+    if (is_ascii(w)) continue;
+    for (std::size_t at = line.find(w); at != std::string_view::npos; at = line.find(w, at + w.size())) {
+      const std::string_view before = line.substr(0, at);
+      const bool negated = std::any_of(model_.negations.begin(), model_.negations.end(), [&](const std::string& n) {
+        return !is_ascii(n) && before.ends_with(n);
+      });
+      if (!negated) return true;
+    }
+  }
   std::string_view before2, before1;
   bool pending = false;  // the previous word was an error word whose next word decides
   std::size_t i = 0;

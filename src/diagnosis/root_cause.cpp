@@ -59,15 +59,20 @@ std::optional<RootCauseDecision> choose_root_cause(std::vector<Finding>& finding
     f.effective_role = f.entry->role;
     f.symptom_of.clear();
   }
-  // The word fallback's guesses take part only when no entry found an error (a guess below
-  // its threshold is a warning, so not eligible at all).
+  // The word fallback's guesses take part only when no entry found anything specific: no
+  // error at all, or only generic envelopes (a bare Python exception, "the engine failed to
+  // start": not a cause, and no category) whose message the words read. A guess below its
+  // threshold is a warning, so not eligible at all.
   std::vector<std::size_t> errors;
   std::vector<std::size_t> guesses;
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (!eligible(findings[i]) || findings[i].entry->role == Role::hint) continue;
     (findings[i].words ? guesses : errors).push_back(i);
   }
-  const bool from_words = errors.empty() && !forced;
+  const bool only_envelopes = std::all_of(errors.begin(), errors.end(), [&](std::size_t i) {
+    return findings[i].entry->role != Role::cause && findings[i].entry->category == Category::other;
+  });
+  const bool from_words = only_envelopes && !guesses.empty() && !forced;
   if (from_words) errors = guesses;
   if (errors.empty()) return std::nullopt;
 

@@ -169,8 +169,9 @@ TEST_F(RootCause, SymptomOnlyLogsStillGetARootCause) {
   EXPECT_EQ(findings_[1].symptom_of, "507046");
 }
 
-// The word fallback's guesses (Finding::words): only when no entry found an error, and
-// only above their threshold.
+// The word fallback's guesses (Finding::words): only when no entry found anything specific
+// (no error, or only envelopes of category "other" that are no cause), and only above
+// their threshold.
 TEST_F(RootCause, AWordGuessDecidesOnlyWhenNoEntryFoundAnError) {
   const Entry* mem = entry("words.memory", Category::memory);
   add(mem, Specificity::words, 1);
@@ -178,11 +179,32 @@ TEST_F(RootCause, AWordGuessDecidesOnlyWhenNoEntryFoundAnError) {
   EXPECT_EQ(root(), "words.memory");
   EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::words);
 
-  // Any error an entry found wins, even a generic wrapper or a code-family fallback far away.
-  add(entry("wrap", Category::other, Role::wrapper), Specificity::code_family, 500);
-  EXPECT_EQ(root(), "wrap");
+  // A cause an entry found wins, even one of category "other" far away...
+  add(entry("other-cause", Category::other, Role::cause), Specificity::message, 500);
+  EXPECT_EQ(root(), "other-cause");
   EXPECT_TRUE(decision_->independent.empty());  // the guess is shown, not listed
   EXPECT_TRUE(findings_[0].symptom_of.empty());
+  findings_.pop_back();
+
+  // ...and so does a wrapper that names a category (an HCCL code wrapping the failure).
+  add(entry("hccl-wrap", Category::communication, Role::wrapper), Specificity::exact_code, 500);
+  EXPECT_EQ(root(), "hccl-wrap");
+}
+
+TEST_F(RootCause, AWordGuessReadsTheMessageOfAGenericEnvelope) {
+  // A bare Python exception and an "engine failed to start" symptom say nothing of the
+  // failure; the words of the exception's message do.
+  add(entry("python.exception", Category::other, Role::wrapper), Specificity::message, 10);
+  add(entry("engine-failed", Category::other, Role::symptom), Specificity::message, 12);
+  add(entry("words.compile_op_unsupported", Category::compile_op_unsupported), Specificity::words, 10);
+  findings_.back().words = WordGuess{0.79, 0.7};
+  EXPECT_EQ(root(), "words.compile_op_unsupported");
+  EXPECT_EQ(decision_->basis, RootCauseDecision::Basis::words);
+
+  // Below its threshold the guess is a warning: an envelope stays the root cause.
+  findings_.back().words = WordGuess{0.65, 0.7};
+  EXPECT_NE(root(), "words.compile_op_unsupported");
+  EXPECT_NE(decision_->basis, RootCauseDecision::Basis::words);
 }
 
 TEST_F(RootCause, AWordGuessBelowItsThresholdIsAWarning) {

@@ -129,6 +129,24 @@ TEST(WordCandidates, ErrorLevelExceptionsAndErrorWordsOnly) {
   EXPECT_FALSE(is_exception_line("RuntimeError:   "));
 }
 
+TEST(WordCandidates, ChineseErrorWordsAreFoundInsideTextAndNegationsBeforeThemCount) {
+  std::vector<KbProblem> problems;
+  const auto kb = testing::kb_from_yaml({}, problems);
+  WordModel m = tiny_model();
+  m.error_words.insert(m.error_words.end(), {"报错", "错误", "失败"});
+  m.negations.insert(m.negations.end(), {"没有", "无", "未"});
+  const WordFallback words(kb, m);
+  auto cand = [&](std::string_view l) { return words.is_candidate(l, find_level(l)); };
+  // No spaces between Chinese words: found in the middle of a sentence.
+  EXPECT_TRUE(cand("启动模型报错 antiquantGroupSize should be 128 or 64, but actual antiquantGroupSize is [256]."));
+  EXPECT_TRUE(cand("collect2: 错误：ld 返回 1"));
+  EXPECT_TRUE(cand("加载权重失败，请检查路径"));
+  EXPECT_FALSE(cand("推理结束，没有报错"));
+  EXPECT_FALSE(cand("检查完成：无错误"));
+  EXPECT_TRUE(cand("第一次没有报错，第二次报错了"));  // one of them is not negated
+  EXPECT_FALSE(cand("模型加载完成，开始推理"));
+}
+
 TEST(WordCandidates, ATracebacksFramesHeaderAndUnderlinesAreNoCandidatesAtAnyLevel) {
   std::vector<KbProblem> problems;
   const auto kb = testing::kb_from_yaml({}, problems);
@@ -255,8 +273,12 @@ TEST_F(WordFallbackDiagnosis, ALineAnEntryClaimsIsNeverReadByWordsButAWrapperOnl
   EXPECT_EQ(root(r), "t.boom");
   r = diagnose("[ERROR] WRAPPED: free memory exhausted\n");
   EXPECT_NE(find(r, "words.memory"), nullptr);
-  // The wrapper is an error an entry found: the guess is not the root cause.
-  EXPECT_EQ(root(r), "t.wrap");
+  // The wrapper names no category (an envelope like a bare Python exception): the words of
+  // its message decide.
+  EXPECT_EQ(root(r), "words.memory");
+  // Beside a specific finding the guess never decides.
+  r = diagnose("[ERROR] WRAPPED: free memory exhausted\nx BOOM\n");
+  EXPECT_EQ(root(r), "t.boom");
 }
 
 TEST_F(WordFallbackDiagnosis, InfoLinesAndWordsThatPointNowhereGiveNothing) {
@@ -406,7 +428,8 @@ TEST_F(BuiltinWordFallback, TheShippedGateLetsEveryKindOfCandidateThrough) {
                            "2025-03-01 10:00:00 | ERROR | worker | something broke",
                            "torch.OutOfMemoryError: no room", "PermissionError: [Errno 13] Permission denied",
                            "the job failed after 3 steps", "a failure of the second stage",
-                           "java.lang.IllegalStateException: no leader"}) {
+                           "java.lang.IllegalStateException: no leader", "启动模型报错 x", "错误：ld 返回 1",
+                           "加载权重失败"}) {
     EXPECT_TRUE(matcher->passes_gate(line)) << line;
   }
 }
