@@ -172,7 +172,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   }
   const std::size_t own = m->refs_.size();
   for (std::size_t i = 0; i < m->total_patterns(); ++i) {
-    if (m->dead(i) || (i >= own ? kb.catalogue()->gated(i - own) : m->refs_[i].gated)) continue;
+    if (m->dead(i) || m->gated(i)) continue;
     const PatternView r = m->view(i);
     ++m->ungated_;
     // The compiler's probe literals cover most of these: nothing more to look for, unless
@@ -282,6 +282,10 @@ KbMatcher::PatternView KbMatcher::view(std::size_t id) const {
   }
   const Catalogue::Pattern p = kb_.catalogue()->pattern(id - refs_.size());
   return {p.regex, p.ignore_case, p.gated, p.level};
+}
+
+bool KbMatcher::gated(std::size_t id) const {
+  return is_catalogue(id) ? kb_.catalogue()->gated(id - refs_.size()) : refs_[id].gated;
 }
 
 bool KbMatcher::dead(std::size_t id) const {
@@ -443,7 +447,7 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
       }
     }
     for (std::size_t id = 0; id < total_patterns(); ++id) {
-      if (dead(id) || view(id).gated) continue;
+      if (dead(id) || gated(id)) continue;
       const Entry* e = entry_of(id);
       const auto& samples = e != nullptr ? e->samples_match : refs_[id].extractor->samples_match;
       lines.insert(lines.end(), samples.begin(), samples.end());

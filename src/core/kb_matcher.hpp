@@ -112,6 +112,7 @@ class KbMatcher {
   std::size_t total_patterns() const { return refs_.size() + catalogue_size_; }
   bool is_catalogue(std::size_t id) const { return id >= refs_.size(); }
   PatternView view(std::size_t id) const;
+  bool gated(std::size_t id) const;  // without decoding a catalogue record's keys
   bool dead(std::size_t id) const;
   void mark_dead(std::size_t id);
   const Regex* regex_of(std::size_t id) const;
