@@ -69,6 +69,7 @@ class Catalogue {
 
  private:
   Catalogue() = default;
+  unsigned char flags(std::size_t i) const;  // record i's flag byte
 
   SectionViews in_;
   std::size_t count_ = 0;

@@ -16,6 +16,7 @@ namespace {
 //  21 u8  key count                  22 u8[8] key lengths     30 char[8][4] keys
 constexpr std::size_t kEntryOffset = 0, kEntrySize = 4, kIdOffset = 8, kIdLength = 12, kRegexOffset = 14,
                       kRegexLength = 18, kFlags = 20, kKeyCount = 21, kKeyLengths = 22, kKeys = 30;
+constexpr unsigned char kIgnoreCaseFlag = 1, kGatedFlag = 2, kErrorLevelFlag = 4;
 
 uint32_t le32(std::string_view s, std::size_t at) {
   uint32_t v = 0;
@@ -61,8 +62,8 @@ void Catalogue::write(const std::vector<const Entry*>& entries, Sections& out) {
     put32(out.records, at + kRegexOffset, static_cast<uint32_t>(out.regexes.size()));
     put16(out.records, at + kRegexLength, static_cast<uint16_t>(p.regex.size()));
     out.regexes += p.regex;
-    out.records[at + kFlags] = static_cast<char>((p.ignore_case ? 1 : 0) | (p.gated ? 2 : 0) |
-                                                 (e.level == LevelRequirement::error ? 4 : 0));
+    out.records[at + kFlags] = static_cast<char>((p.ignore_case ? kIgnoreCaseFlag : 0) | (p.gated ? kGatedFlag : 0) |
+                                                 (e.level == LevelRequirement::error ? kErrorLevelFlag : 0));
     out.records[at + kKeyCount] = static_cast<char>(p.keys.size());
     for (std::size_t k = 0; k < p.keys.size(); ++k) {
       out.records[at + kKeyLengths + k] = static_cast<char>(p.keys[k].size());
@@ -102,10 +103,9 @@ Catalogue::Pattern Catalogue::pattern(std::size_t i) const {
   Pattern p;
   const std::size_t at = i * kRecordSize;
   p.regex = clamp(in_.regexes, le32(in_.records, at + kRegexOffset), le16(in_.records, at + kRegexLength));
-  const auto flags = static_cast<unsigned char>(in_.records[at + kFlags]);
-  p.ignore_case = (flags & 1) != 0;
-  p.gated = (flags & 2) != 0;
-  p.level = (flags & 4) != 0 ? LevelRequirement::error : LevelRequirement::any;
+  p.ignore_case = (flags(i) & kIgnoreCaseFlag) != 0;
+  p.gated = gated(i);
+  p.level = level(i);
   p.key_count = std::min<std::size_t>(kMaxKeys, static_cast<unsigned char>(in_.records[at + kKeyCount]));
   for (std::size_t k = 0; k < p.key_count; ++k) {
     const auto len = std::min<std::size_t>(4, static_cast<unsigned char>(in_.records[at + kKeyLengths + k]));
@@ -114,13 +114,12 @@ Catalogue::Pattern Catalogue::pattern(std::size_t i) const {
   return p;
 }
 
-bool Catalogue::gated(std::size_t i) const {
-  return (static_cast<unsigned char>(in_.records[i * kRecordSize + kFlags]) & 2) != 0;
-}
+unsigned char Catalogue::flags(std::size_t i) const { return static_cast<unsigned char>(in_.records[i * kRecordSize + kFlags]); }
+
+bool Catalogue::gated(std::size_t i) const { return (flags(i) & kGatedFlag) != 0; }
 
 LevelRequirement Catalogue::level(std::size_t i) const {
-  return (static_cast<unsigned char>(in_.records[i * kRecordSize + kFlags]) & 4) != 0 ? LevelRequirement::error
-                                                                                       : LevelRequirement::any;
+  return (flags(i) & kErrorLevelFlag) != 0 ? LevelRequirement::error : LevelRequirement::any;
 }
 
 const Entry& Catalogue::entry(std::size_t i) const {

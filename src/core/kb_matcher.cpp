@@ -142,13 +142,12 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   }
   // The catalogue of a snapshot, read in place: its patterns are read from their records
   // and its entries decoded only when matched.
-  if (const Catalogue* c = kb.catalogue()) {
-    m->catalogue_size_ = c->size();
-    m->catalogue_programs_ = OnceSlots<Regex>(c->size());
-    m->catalogue_dead_.assign(c->size(), false);
-    for (std::size_t i = 0; i < c->size(); ++i) {
-      if (c->disabled(i)) m->catalogue_dead_[i] = true;
-    }
+  if (const Catalogue* c = kb.catalogue()) m->catalogue_size_ = c->size();
+  const std::size_t own = m->refs_.size();
+  m->programs_ = OnceSlots<Regex>(m->total_patterns());
+  m->dead_.assign(m->total_patterns(), false);
+  for (std::size_t i = 0; i < m->catalogue_size_; ++i) {
+    if (kb.catalogue()->disabled(i)) m->dead_[own + i] = true;
   }
 
   // The first stage: the gate, then every pattern the gate does not cover. Ids below
@@ -170,7 +169,6 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     specs.push_back({literal_regex(lit), true});
     owner.push_back(std::string::npos);
   }
-  const std::size_t own = m->refs_.size();
   for (std::size_t i = 0; i < m->total_patterns(); ++i) {
     if (m->dead(i) || m->gated(i)) continue;
     const PatternView r = m->view(i);
@@ -233,7 +231,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
                         "'" + id + "': no gate literal covers /" + std::string(m->view(bad_owner).regex) +
                             "/ and the first-stage engine rejects it: " + error.message,
                         true});
-    m->mark_dead(bad_owner);
+    m->dead_[bad_owner] = true;
     for (std::size_t k = specs.size(); k-- > 0;) {
       if (owner[k] != bad_owner) continue;
       specs.erase(specs.begin() + static_cast<std::ptrdiff_t>(k));
@@ -255,8 +253,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     if (i >= own) from_catalogue = kb.catalogue()->pattern(i - own);
     const auto keys = i >= own ? std::span<const std::string_view>(from_catalogue.keys.data(), from_catalogue.key_count)
                                : std::span<const std::string_view>(own_keys[i]);
-    const bool gated = i >= own ? from_catalogue.gated : m->refs_[i].gated;
-    if (keys.empty() && !gated) {
+    if (keys.empty() && !m->gated(i)) {
       m->unindexed_ungated_.push_back(i);
       continue;
     }
@@ -276,37 +273,21 @@ std::size_t KbMatcher::pattern_count() const {
 }
 
 KbMatcher::PatternView KbMatcher::view(std::size_t id) const {
-  if (!is_catalogue(id)) {
-    const PatternRef& r = refs_[id];
-    return {r.regex, r.ignore_case, r.gated, r.level};
-  }
+  if (!is_catalogue(id)) return {refs_[id].regex, refs_[id].ignore_case};
   const Catalogue::Pattern p = kb_.catalogue()->pattern(id - refs_.size());
-  return {p.regex, p.ignore_case, p.gated, p.level};
+  return {p.regex, p.ignore_case};
 }
 
 bool KbMatcher::gated(std::size_t id) const {
   return is_catalogue(id) ? kb_.catalogue()->gated(id - refs_.size()) : refs_[id].gated;
 }
 
-bool KbMatcher::dead(std::size_t id) const {
-  return is_catalogue(id) ? catalogue_dead_[id - refs_.size()] : refs_[id].dead;
-}
-
-void KbMatcher::mark_dead(std::size_t id) {
-  if (is_catalogue(id)) catalogue_dead_[id - refs_.size()] = true;
-  else refs_[id].dead = true;
+LevelRequirement KbMatcher::level(std::size_t id) const {
+  return is_catalogue(id) ? kb_.catalogue()->level(id - refs_.size()) : refs_[id].level;
 }
 
 const Regex* KbMatcher::regex_of(std::size_t id) const {
-  if (!is_catalogue(id)) {
-    const PatternRef& ref = refs_[id];
-    std::call_once(ref.compiled, [&] {
-      std::string err;
-      ref.program = Regex::compile(ref.regex, ref.ignore_case, err);
-    });
-    return ref.program ? &*ref.program : nullptr;
-  }
-  return catalogue_programs_.get(id - refs_.size(), [&]() -> std::unique_ptr<Regex> {
+  return programs_.get(id, [&]() -> std::unique_ptr<Regex> {
     const PatternView p = view(id);
     std::string err;
     auto compiled = Regex::compile(p.regex, p.ignore_case, err);
@@ -322,17 +303,10 @@ const Entry* KbMatcher::entry_of(std::size_t id) const {
 void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineInfo& info,
                         std::vector<LineHit>& out) const {
   if (pattern >= total_patterns()) return;
-  const Extractor* extractor = nullptr;
-  LevelRequirement level = LevelRequirement::any;
-  if (!is_catalogue(pattern)) {
-    extractor = refs_[pattern].extractor;
-    level = refs_[pattern].level;
-  } else {
-    level = kb_.catalogue()->level(pattern - refs_.size());
-  }
-  if (level == LevelRequirement::error && info.level != LineLevel::error) return;
+  if (level(pattern) == LevelRequirement::error && info.level != LineLevel::error) return;
   const Regex* re = regex_of(pattern);
   if (re == nullptr) return;
+  const Extractor* extractor = is_catalogue(pattern) ? nullptr : refs_[pattern].extractor;
   if (extractor == nullptr) confirm_entry(pattern, *re, line, out);
   else confirm_extractor(*extractor, *re, line, info.module, out);
 }

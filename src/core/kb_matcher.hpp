@@ -11,7 +11,6 @@
 #include <array>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -97,24 +96,19 @@ class KbMatcher {
     bool ignore_case = false;
     bool gated = false;
     LevelRequirement level = LevelRequirement::any;
-    bool dead = false;  // the first stage rejected it and nothing gates it: never found
-    mutable std::once_flag compiled;
-    mutable std::optional<Regex> program;  // compiled on first use
   };
-  // What the first and second stages need of any pattern, own or catalogue.
+  // Any pattern's regex, own or catalogue, as the engines take it.
   struct PatternView {
     std::string_view regex;
     bool ignore_case = false;
-    bool gated = false;
-    LevelRequirement level = LevelRequirement::any;
   };
   explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
   std::size_t total_patterns() const { return refs_.size() + catalogue_size_; }
   bool is_catalogue(std::size_t id) const { return id >= refs_.size(); }
   PatternView view(std::size_t id) const;
   bool gated(std::size_t id) const;  // without decoding a catalogue record's keys
-  bool dead(std::size_t id) const;
-  void mark_dead(std::size_t id);
+  LevelRequirement level(std::size_t id) const;
+  bool dead(std::size_t id) const { return dead_[id]; }
   const Regex* regex_of(std::size_t id) const;
   const Entry* entry_of(std::size_t id) const;
   void confirm_entry(std::size_t pattern, const Regex& re, std::string_view line, std::vector<LineHit>& out) const;
@@ -122,10 +116,12 @@ class KbMatcher {
                          std::vector<LineHit>& out) const;
 
   const KnowledgeBase& kb_;
-  std::deque<PatternRef> refs_;  // a deque: PatternRef holds a once_flag, which cannot move
+  std::vector<PatternRef> refs_;
   std::size_t catalogue_size_ = 0;
-  OnceSlots<Regex> catalogue_programs_;  // compiled on first use
-  std::vector<bool> catalogue_dead_;  // disabled by a user's entry, or rejected by the first stage
+  OnceSlots<Regex> programs_;  // every pattern's, by id, compiled on first use
+  // By id: a catalogue entry a user's entry replaced, or a pattern the first stage rejected
+  // that nothing gates; never found.
+  std::vector<bool> dead_;
   std::deque<MatchPattern> planned_;  // plans made here for patterns the compiler did not plan
   LineIndex index_;
   std::vector<std::size_t> unindexed_ungated_;

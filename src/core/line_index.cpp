@@ -53,10 +53,7 @@ void LineIndex::finish() {
     std::vector<uint64_t>& bloom = width == 3 ? bloom3_ : bloom4_;
     std::size_t distinct = 0;
     for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (width_of(pending_[i]) == width && (i == 0 || key_of(pending_[i]) != key_of(pending_[i - 1]) ||
-                                             width_of(pending_[i - 1]) != width)) {
-        ++distinct;
-      }
+      if (width_of(pending_[i]) == width && (i == 0 || group_of(pending_[i]) != group_of(pending_[i - 1]))) ++distinct;
     }
     uint32_t cap = 16;
     while (cap < distinct * 2) cap <<= 1;
@@ -64,7 +61,7 @@ void LineIndex::finish() {
     t.mask = cap - 1;
     for (std::size_t i = 0; i < pending_.size();) {
       std::size_t j = i;
-      while (j < pending_.size() && (pending_[j] >> kIdBits) == (pending_[i] >> kIdBits)) ++j;
+      while (j < pending_.size() && group_of(pending_[j]) == group_of(pending_[i])) ++j;
       if (width_of(pending_[i]) == width) {
         const uint32_t key = key_of(pending_[i]);
         uint32_t at = hash(key) & t.mask;

@@ -58,6 +58,7 @@ class LineIndex {
     return (width == 4 ? uint64_t{1} << 63 : 0) | (uint64_t{key} << kIdBits) | (id & ((uint64_t{1} << kIdBits) - 1));
   }
   static uint64_t width_of(uint64_t packed) { return (packed >> 63) != 0 ? 4 : 3; }
+  static uint64_t group_of(uint64_t packed) { return packed >> kIdBits; }  // width and key
   static uint32_t key_of(uint64_t packed) { return static_cast<uint32_t>(packed >> kIdBits); }
   static uint32_t id_of(uint64_t packed) { return static_cast<uint32_t>(packed & ((uint64_t{1} << kIdBits) - 1)); }
   std::vector<uint64_t> pending_;

@@ -1,6 +1,7 @@
 #include "word_fallback.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace npu_doctor {
 namespace {
@@ -90,6 +91,10 @@ WordFallback::WordFallback(const KnowledgeBase& kb, WordModel model) : model_(st
   for (std::size_t c = 0; c < kCategoryCount; ++c) {
     entries_[c] = kb.find_id("words." + std::string(to_string(static_cast<Category>(c))));
   }
+  std::copy_if(model_.error_words.begin(), model_.error_words.end(), std::back_inserter(cjk_error_words_),
+               [](const std::string& w) { return !is_ascii(w); });
+  std::copy_if(model_.negations.begin(), model_.negations.end(), std::back_inserter(cjk_negations_),
+               [](const std::string& w) { return !is_ascii(w); });
 }
 
 bool WordFallback::has_error_word(std::string_view line) const {
@@ -107,13 +112,11 @@ bool WordFallback::has_error_word(std::string_view line) const {
   };
   // Chinese has no spaces between words: an error word written in it ("报错") is looked for
   // anywhere on the line, negated when a negation in it ends right before ("没有报错").
-  for (const std::string& w : model_.error_words) {
-    if (is_ascii(w)) continue;
+  for (const std::string& w : cjk_error_words_) {
     for (std::size_t at = line.find(w); at != std::string_view::npos; at = line.find(w, at + w.size())) {
       const std::string_view before = line.substr(0, at);
-      const bool negated = std::any_of(model_.negations.begin(), model_.negations.end(), [&](const std::string& n) {
-        return !is_ascii(n) && before.ends_with(n);
-      });
+      const bool negated = std::any_of(cjk_negations_.begin(), cjk_negations_.end(),
+                                       [&](const std::string& n) { return before.ends_with(n); });
       if (!negated) return true;
     }
   }

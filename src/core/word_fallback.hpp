@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +56,10 @@ class WordFallback {
 
   WordModel model_;
   std::array<const Entry*, 12> entries_{};  // by Category
+  // The model's error words and negations written in Chinese (no spaces between words:
+  // looked for anywhere on the line), picked out once.
+  std::vector<std::string> cjk_error_words_;
+  std::vector<std::string> cjk_negations_;
 };
 
 // An exception's last line: "RuntimeError: ...", "torch.OutOfMemoryError: ...".
