@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "core/kb_matcher.hpp"
 #include "context_meaning.hpp"
 #include "diagnosis.hpp"
+#include "member_list.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "core/scanner.hpp"
 #include "core/word_fallback.hpp"
@@ -208,6 +210,33 @@ void scan_in_order(std::size_t items, unsigned jobs,
   run_on_threads(static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, items))), worker);
 }
 
+// The index of each item's first report: item i's is i plus the reports beyond one that the
+// items before it gave (an archive gives one a member, an unreadable item may give none).
+// Only items whose count is not one are kept, so memory goes with archives, not inputs.
+class ItemBases {
+ public:
+  // Items in order: `item` gave `reports` reports.
+  void add(std::size_t item, std::size_t reports) {
+    if (reports == 1) return;
+    extra_ += static_cast<int64_t>(reports) - 1;
+    changes_.push_back({item, extra_});
+  }
+  std::size_t base(std::size_t item) const {
+    const auto after = std::lower_bound(changes_.begin(), changes_.end(), item,
+                                        [](const Change& c, std::size_t i) { return c.item < i; });
+    const int64_t extra = after == changes_.begin() ? 0 : std::prev(after)->extra;
+    return static_cast<std::size_t>(static_cast<int64_t>(item) + extra);
+  }
+
+ private:
+  struct Change {
+    std::size_t item;
+    int64_t extra;  // for the items after `item`
+  };
+  std::vector<Change> changes_;
+  int64_t extra_ = 0;
+};
+
 }  // namespace
 
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
@@ -255,9 +284,8 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     std::error_code ec;
     return options.split_incidents && (item.is_stdin || !std::filesystem::is_regular_file(item.display, ec));
   };
-  // The index of each item's first input, 4 bytes an item (input indices are 32-bit
-  // throughout the analyses: the incident split's facts and member lists).
-  std::vector<uint32_t> item_base(inputs.items.size(), 0);
+  // The index of each item's first input, for pass 2.
+  ItemBases item_base;
 
   // Units are scanned in parallel and merged strictly in input order, as soon as the next
   // input is complete, so results are deterministic and memory stays bounded.
@@ -278,7 +306,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
         join_parts(ready, result);
       }
       const std::size_t base = report.inputs.size();
-      item_base[next_to_merge] = static_cast<uint32_t>(base);
+      item_base.add(next_to_merge, result.reports.size());
       result.collector.offset_inputs(base);
       if (result.unrepeatable) {
         for (auto& k : result.kept) {
@@ -375,12 +403,12 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
 
   // Pass 2, only when the inputs hold several runs: each incident's findings of its own
   // inputs (memory stays one collector per incident, not one per input).
-  std::vector<uint32_t> incident_of(streams, static_cast<uint32_t>(split.size() - 1));  // 4 bytes an input
-  for (std::size_t k = 0; k < split.size(); ++k) {
-    for (std::size_t i : split[k].inputs) {
-      if (i < streams) incident_of[i] = static_cast<uint32_t>(k);
-    }
-  }
+  // Findings come back in input order: a cursor over the member lists says whose they are.
+  // Inputs in no incident (not scanned) and streams a changed file added since the first
+  // pass go with the latest run.
+  std::vector<const MemberList*> member_lists;
+  for (const Incident& inc : split) member_lists.push_back(&inc.inputs);
+  IncidentCursor incident_of(member_lists);
   std::vector<FindingCollector> per_incident(split.size(), FindingCollector(scan.max_evidence));
   scan_in_order<std::vector<StreamFindings>>(
       item_count, jobs,
@@ -393,7 +421,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
           visit_streams(
               item,
               [&](ByteStream& stream, InputReport& r) {
-                const std::size_t index = item_base[i] + reports.size();
+                const std::size_t index = item_base.base(i) + reports.size();
                 FindingCollector c(scan.max_evidence);
                 scanner->scan(stream, index, r, c);
                 out.push_back({index, c.take()});
@@ -405,8 +433,8 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
       [&](std::size_t i, std::vector<StreamFindings>&& found) {
         if (auto it = unrepeatable.find(i); it != unrepeatable.end()) found = std::move(it->second);
         for (auto& s : found) {
-          // A file that changed since the first pass may have more streams: the latest run.
-          const std::size_t k = s.input < streams ? incident_of[s.input] : split.size() - 1;
+          const auto listed = s.input < streams ? incident_of.list_of(static_cast<uint32_t>(s.input)) : std::nullopt;
+          const std::size_t k = listed.value_or(split.size() - 1);
           per_incident[k].merge(std::move(s.findings));
         }
       });

@@ -29,6 +29,6 @@ nlohmann::ordered_json incident_json(const DiagnosisReport& r, std::size_t k, La
 // peak memory of a 300,000-input report); one incident covering every scanned input when
 // the report was not split.
 void for_each_incident_json(const DiagnosisReport& r, Lang lang,
-                            const std::function<void(const nlohmann::ordered_json&, const std::vector<uint32_t>&)>& emit);
+                            const std::function<void(const nlohmann::ordered_json&, const MemberList&)>& emit);
 
 }  // namespace npu_doctor::render_detail

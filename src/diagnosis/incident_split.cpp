@@ -105,7 +105,8 @@ struct ProcessesOfRank {
 };
 
 struct Building {
-  Incident incident;
+  Incident incident;  // all but its member list, which is filled in input order at the end
+  std::size_t id = 0;  // in order of creation
   int64_t end_us = 0;
   // What the members' facts are still needed for (not the facts themselves: memory stays
   // per rank and directory, not per input).
@@ -115,9 +116,19 @@ struct Building {
   std::set<std::string> dirs;  // the members' directories, for placing undated inputs
 };
 
-void add_member(Building& b, const Facts& f, const InputStore& inputs) {
+// An input given to a run; sorted by input so that member lists are built in order.
+struct Assignment {
+  uint32_t index;
+  uint32_t run;  // Building::id
+};
+
+using Assignments = ExternalSorter<Assignment, bool (*)(const Assignment&, const Assignment&)>;
+
+bool by_input(const Assignment& a, const Assignment& b) { return a.index < b.index; }
+
+void add_member(Building& b, const Facts& f, const InputStore& inputs, Assignments& members) {
   const InputReport in = inputs[f.index];
-  b.incident.inputs.push_back(f.index);
+  members.push({f.index, static_cast<uint32_t>(b.id)});
   b.dirs.emplace(dir_name(in.path));
   if (f.pid != Facts::kNoPid) b.pids.insert(f.pid);
   if (f.rank != Facts::kNoRank) b.ranks.insert(f.rank);
@@ -252,6 +263,15 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
 
   std::vector<Building> done;
   std::vector<Building> runs;  // of the job being swept
+  std::size_t runs_made = 0;
+  const auto new_run = [&](const std::string& job) -> Building& {
+    runs.emplace_back();
+    runs.back().id = runs_made++;
+    runs.back().incident.job = job;
+    return runs.back();
+  };
+  // Members go through a sorter by input (memory stays bounded at any count, like the facts').
+  Assignments members(options.facts_in_memory, &by_input);
   const auto job_done = [&] {
     for (auto& r : runs) done.push_back(std::move(r));
     runs.clear();
@@ -266,21 +286,16 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     if (f.start != TimeSource::none) {
       Building* cur = runs.empty() ? nullptr : &runs.back();
       if (cur == nullptr || f.start_us > cur->end_us + options.gap_us || conflicts(*cur, f)) {
-        runs.emplace_back();
-        cur = &runs.back();
+        cur = &new_run(job);
         cur->end_us = f.start_us;
-        cur->incident.job = job;
       }
-      add_member(*cur, f, inputs);
+      add_member(*cur, f, inputs, members);
       return;
     }
     // Undated: with the run whose inputs share most of their directory (the latest on a
     // tie), or all together when the job has no dated run.
     const std::string dir(dir_name(inputs[f.index].path));
-    if (runs.empty()) {
-      runs.emplace_back();
-      runs.back().incident.job = job;
-    }
+    if (runs.empty()) new_run(job);
     Building* best = &runs.back();
     std::size_t best_score = 0;
     for (auto& r : runs) {
@@ -291,7 +306,7 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
         best = &r;
       }
     }
-    add_member(*best, f, inputs);
+    add_member(*best, f, inputs, members);
   });
   job_done();
 
@@ -302,13 +317,15 @@ std::vector<Incident> split_incidents(const InputStore& inputs, const IncidentOp
     return da && a.incident.first_time->micros < b.incident.first_time->micros;
   });
   std::vector<Incident> out;
+  std::vector<std::size_t> position(runs_made);  // Building::id -> its place in `out`
   for (auto& b : done) {
     Incident& inc = b.incident;
-    std::sort(inc.inputs.begin(), inc.inputs.end());
     inc.pids.assign(b.pids.begin(), b.pids.end());
     inc.ranks.assign(b.ranks.begin(), b.ranks.end());
+    position[b.id] = out.size();
     out.push_back(std::move(inc));
   }
+  members.for_each_sorted([&](const Assignment& a) { out[position[a.run]].inputs.push_back(a.index); });
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/input_store.hpp"
 #include "npu_doctor/line_info.hpp"
+#include "member_list.hpp"
 
 namespace npu_doctor {
 
@@ -31,7 +32,7 @@ struct IncidentOptions {
 };
 
 struct Incident {
-  std::vector<uint32_t> inputs;          // indices into the inputs given, in input order (4 bytes: one per input)
+  MemberList inputs;                     // indices into the inputs given, in input order (runs: member_list.hpp)
   std::optional<Timestamp> first_time;   // earliest dated line or plog start time
   std::optional<Timestamp> last_time;    // latest dated line
   std::vector<long> pids;                // from plog file names, sorted

@@ -106,7 +106,7 @@ json incident_json(const DiagnosisReport& r, std::size_t k, Lang lang) {
 }
 
 void for_each_incident_json(const DiagnosisReport& r, Lang lang,
-                            const std::function<void(const json&, const std::vector<uint32_t>&)>& emit) {
+                            const std::function<void(const json&, const MemberList&)>& emit) {
   if (!r.incidents.empty()) {
     for (std::size_t k = 0; k < r.incidents.size(); ++k) emit(incident_json(r, k, lang), r.incidents[k].incident.inputs);
     return;

@@ -1,11 +1,11 @@
 // The JSON contract "npu-doctor/diagnosis/v1" (docs/json-diagnosis-v1.md).
 #include <nlohmann/json.hpp>
 
-#include <queue>
 #include <utility>
 #include <vector>
 
 #include "diagnosis_json_parts.hpp"
+#include "member_list.hpp"
 #include "render/json_stream.hpp"
 #include "render.hpp"
 #include "npu_doctor/version.hpp"
@@ -24,24 +24,14 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   w.member("tool", json{{"name", "npu-doctor"}, {"version", kVersion}, {"kb_version", r.kb_version},
                         {"kb_entries", r.kb_entries}});
   w.member("lang", json(to_string(o.lang)));
-  // Which incident each input belongs to (numbers as in incidents[].number): the incidents'
-  // member lists are sorted and disjoint, so a cursor per incident walks along with the
-  // inputs (no array an input).
-  using Head = std::pair<uint32_t, std::size_t>;  // (the incident's next member, the incident)
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-  std::vector<std::size_t> cursor(r.incidents.size(), 0);
-  for (std::size_t k = 0; k < r.incidents.size(); ++k) {
-    if (!r.incidents[k].incident.inputs.empty()) heads.push({r.incidents[k].incident.inputs[0], k});
-  }
+  // Which incident each input belongs to (numbers as in incidents[].number): a cursor walks
+  // the incidents' sorted, disjoint member lists along with the inputs (no array an input).
+  std::vector<const MemberList*> member_lists;
+  for (const auto& ir : r.incidents) member_lists.push_back(&ir.incident.inputs);
+  IncidentCursor cursor(member_lists);
   const auto incident_of = [&](std::size_t i) -> std::size_t {
-    while (!heads.empty() && heads.top().first <= i) {
-      const auto [member, k] = heads.top();
-      heads.pop();
-      const auto& members = r.incidents[k].incident.inputs;
-      if (++cursor[k] < members.size()) heads.push({members[cursor[k]], k});
-      if (member == i) return r.incidents[k].number;
-    }
-    return 0;
+    const auto k = cursor.list_of(static_cast<uint32_t>(i));
+    return k ? r.incidents[*k].number : 0;
   };
   w.begin_array("inputs");
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
@@ -66,7 +56,7 @@ void render_diagnosis_json(const DiagnosisReport& r, const RenderOptions& o, std
   w.end_array();
   w.member("summary", render_detail::summary_json(r.findings));
   w.begin_array("incidents");
-  render_detail::for_each_incident_json(r, o.lang, [&](const json& j, const std::vector<uint32_t>& inputs) {
+  render_detail::for_each_incident_json(r, o.lang, [&](const json& j, const MemberList& inputs) {
     w.begin_object();
     for (const auto& [key, value] : j.items()) {
       if (key != "inputs") {

@@ -22,8 +22,7 @@ std::vector<std::size_t> presentation_order(const DiagnosisReport& r) { return p
 
 bool in_shown_incident(const DiagnosisReport& r, std::size_t index) {
   if (r.incidents.empty() || r.shown >= r.incidents.size()) return true;
-  const auto& inputs = r.incidents[r.shown].incident.inputs;
-  return std::binary_search(inputs.begin(), inputs.end(), index);
+  return r.incidents[r.shown].incident.inputs.contains(static_cast<uint32_t>(index));
 }
 
 std::string_view basis_name(RootCauseDecision::Basis b) {

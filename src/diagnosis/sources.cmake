@@ -5,6 +5,7 @@
 target_sources(npu_doctor_diagnosis PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diagnoser.cpp
   ${CMAKE_CURRENT_LIST_DIR}/incident_split.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/member_list.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_attribution.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cluster.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cluster_reason.cpp

@@ -28,7 +28,7 @@ InputReport input(const std::string& path, const char* first = nullptr, const ch
 
 std::vector<std::vector<uint32_t>> groups(const std::vector<Incident>& incidents) {
   std::vector<std::vector<uint32_t>> out;
-  for (const auto& i : incidents) out.push_back(i.inputs);
+  for (const auto& i : incidents) out.push_back(i.inputs.to_vector());
   return out;
 }
 
@@ -66,7 +66,7 @@ TEST(FormatTime, CivilDateOfTheMicros) {
 TEST(SplitIncidents, OneLogIsOneIncident) {
   const auto s = split_incidents({input("train.log", "2025-03-02-10:00:00.000.000", "2025-03-02-11:00:00.000.000")});
   ASSERT_EQ(s.size(), 1u);
-  EXPECT_EQ(s[0].inputs, std::vector<uint32_t>{0});
+  EXPECT_EQ(s[0].inputs.to_vector(), std::vector<uint32_t>{0});
   EXPECT_EQ(format_time(*s[0].first_time), "2025-03-02 10:00:00");
   EXPECT_EQ(format_time(*s[0].last_time), "2025-03-02 11:00:00");
 }
@@ -187,7 +187,7 @@ TEST(SplitIncidents, FactsSortedThroughTheFileGiveTheSameIncidents) {
   ASSERT_GT(in_memory.size(), 3u);
   ASSERT_EQ(through_file.size(), in_memory.size());
   for (std::size_t k = 0; k < in_memory.size(); ++k) {
-    EXPECT_EQ(through_file[k].inputs, in_memory[k].inputs) << k;
+    EXPECT_EQ(through_file[k].inputs.to_vector(), in_memory[k].inputs.to_vector()) << k;
     EXPECT_EQ(through_file[k].job, in_memory[k].job) << k;
     EXPECT_EQ(through_file[k].pids, in_memory[k].pids) << k;
     EXPECT_EQ(through_file[k].ranks, in_memory[k].ranks) << k;

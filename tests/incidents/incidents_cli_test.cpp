@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "support/test_support.hpp"
 
@@ -133,6 +135,25 @@ TEST(Incidents, ATarOfThreeUnrelatedJobsNeverLinksThem) {
       EXPECT_EQ(f["symptom_of"], inc["root_cause"]["key"]) << f["rule"];
     }
   }
+}
+
+// An archive gives one input a member: the inputs after it are numbered past all of them, and
+// the second reading (each incident's own findings) must number them the same way.
+TEST(Incidents, EveryFindingOfAnIncidentComesFromItsOwnInputsWhenAnArchiveComesFirst) {
+  const auto j = diagnose_json({three_jobs(), plogs()});
+  ASSERT_EQ(j["incidents"].size(), 7u);
+  std::size_t evidence = 0;
+  for (const auto& inc : j["incidents"]) {
+    std::set<std::string> paths;
+    for (const auto& index : inc["inputs"]) paths.insert(j["inputs"][index.get<std::size_t>()]["path"].get<std::string>());
+    for (const auto& f : inc["findings"]) {
+      for (const auto& e : f["evidence"]) {
+        EXPECT_EQ(paths.count(e["path"].get<std::string>()), 1u) << inc["number"] << " " << e["path"];
+        ++evidence;
+      }
+    }
+  }
+  EXPECT_GT(evidence, 10u);
 }
 
 TEST(Incidents, SummaryIsOneTabSeparatedLinePerIncident) {
