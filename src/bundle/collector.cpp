@@ -456,7 +456,7 @@ void Collector::collect_logs() {
     std::string error;
     writer_.add_directory("logs", error);  // diagnose on the bundle finds an empty log directory
   }
-  std::vector<LogFile>().swap(selection_.files);  // done with; 100,000 logs hold megabytes
+  selection_.files = LogFiles();  // done with: its spool's memory and temporary file go
 }
 
 void Collector::run_diagnose() {

@@ -5,11 +5,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <cctype>
 #include <set>
 #include <string_view>
+
+#include "core/snapshot_io.hpp"
+#include "npu_doctor/external_sort.hpp"
 
 namespace fs = std::filesystem;
 
@@ -48,39 +52,96 @@ std::string join_root(const std::string& root, const std::string& path) {
   return root + (path.starts_with('/') ? "" : "/") + path;
 }
 
-struct Walker {
-  LogSelection& sel;
-  // Files already taken, by device and inode (16 bytes, not the path: 100,000 logs), so a
-  // file reached from two searched locations, or by a second name, is taken once.
-  std::set<std::pair<dev_t, ino_t>> seen;
-  std::vector<LogFile> candidates;
+using FileId = std::pair<dev_t, ino_t>;
 
-  void file(const std::string& path, const std::string& shown) {
+FileId id_of(const struct stat& st) { return {st.st_dev, st.st_ino}; }
+
+// A candidate's place in the newest-first order: newer first, then in the order found.
+struct Candidate {
+  std::int64_t mtime;
+  std::uint64_t seq;  // in the candidates' spool
+};
+
+bool newest_first(const Candidate& a, const Candidate& b) {
+  return a.mtime != b.mtime ? a.mtime > b.mtime : a.seq < b.seq;
+}
+
+using CandidateOrder = ExternalSorter<Candidate, bool (*)(const Candidate&, const Candidate&)>;
+
+// A symbolic link to a file met in a walked directory, decided after the walk: its target is
+// usually taken under its own name already.
+struct LinkedFile {
+  LogFile file;
+  FileId target;
+  bool target_has_links = false;  // st_nlink > 1: then `seen` knows whether it was taken
+  std::optional<FileId> target_dir;
+};
+
+struct Walker {
+  explicit Walker(LogSelection& selection) : sel(selection) {}
+
+  LogSelection& sel;
+  // A file can be reached twice only through a second directory entry (a hard link, a
+  // symbolic link), through its directory walked twice (overlapping locations), or by being
+  // named on the command line as well. So directories walked are kept by device and inode,
+  // and files only when one of those can happen, not every file (a million logs): memory
+  // goes with directories and links, not with files.
+  std::set<FileId> dirs_walked;
+  std::set<FileId> named;  // the files given as paths themselves
+  std::set<FileId> seen;   // files taken that may be reached again
+  std::vector<LinkedFile> links;
+  LogFiles candidates;     // packed, by seq
+  CandidateOrder order{std::size_t{1} << 16, &newest_first};
+
+  void take(LogFile f) {
+    order.push({f.mtime, candidates.size()});
+    candidates.push_back(f);
+  }
+
+  void file(const std::string& path, const std::string& shown, bool link) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
       sel.skipped.push_back({shown, std::string("cannot read: ") + std::strerror(errno)});
       return;
     }
-    if (!seen.insert({st.st_dev, st.st_ino}).second) return;
+    const FileId id = id_of(st);
     if (!S_ISREG(st.st_mode)) {
+      if (!seen.insert(id).second) return;
       sel.skipped.push_back({shown, "not a regular file"});
       return;
     }
-    if (::access(path.c_str(), R_OK) != 0) {
-      sel.skipped.push_back({shown, std::string("cannot read: ") + std::strerror(errno)});
+    LogFile f{path == shown ? std::string() : path, shown, static_cast<std::uint64_t>(st.st_size),
+              static_cast<std::int64_t>(st.st_mtime)};
+    if (link) {
+      LinkedFile l{std::move(f), id, st.st_nlink > 1, std::nullopt};
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        struct stat dir {};
+        if (::stat(fs::path(real).parent_path().c_str(), &dir) == 0) l.target_dir = id_of(dir);
+        std::free(real);
+      }
+      links.push_back(std::move(l));
       return;
     }
-    candidates.push_back({path == shown ? std::string() : path, shown, static_cast<std::uint64_t>(st.st_size),
-                          static_cast<std::int64_t>(st.st_mtime)});
+    if ((st.st_nlink > 1 || named.count(id) != 0) && !seen.insert(id).second) return;
+    if (!readable(path, shown)) return;
+    take(std::move(f));
+  }
+
+  bool readable(const std::string& path, const std::string& shown) {
+    if (::access(path.c_str(), R_OK) == 0) return true;
+    sel.skipped.push_back({shown, std::string("cannot read: ") + std::strerror(errno)});
+    return false;
   }
 
   void walk(const std::string& path, const std::string& shown) {
     std::error_code ec;
     const auto status = fs::symlink_status(path, ec);
     if (ec || !fs::is_directory(status)) {
-      file(path, shown);
+      file(path, shown, false);
       return;
     }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !dirs_walked.insert(id_of(st)).second) return;  // walked already
     // Sorted, symlinked directories not followed (no loops), unreadable directories said.
     std::vector<fs::directory_entry> entries;
     fs::directory_iterator it(path, ec);
@@ -96,24 +157,86 @@ struct Walker {
     for (const auto& e : entries) {
       const std::string name = e.path().filename().string();
       const std::string child_shown = shown + (shown.ends_with('/') ? "" : "/") + name;
-      if (e.is_symlink(ec) && e.is_directory(ec)) {
+      const bool link = e.is_symlink(ec);
+      if (link && e.is_directory(ec)) {
         sel.skipped.push_back({child_shown, "symbolic link to a directory (not followed)"});
+        continue;
+      }
+      if (link) {
+        file(e.path().string(), child_shown, true);
         continue;
       }
       walk(e.path().string(), child_shown);
     }
   }
+
+  // After the walk: a link whose target sits in a walked directory was taken under the
+  // target's own name (with several names, `seen` says whether one was taken).
+  void take_links() {
+    for (auto& l : links) {
+      const bool target_walked = l.target_dir && dirs_walked.count(*l.target_dir) != 0;
+      const bool taken_by_its_name = target_walked && !l.target_has_links && named.count(l.target) == 0;
+      if (taken_by_its_name || !seen.insert(l.target).second) continue;
+      if (!readable(l.file.open_path(), l.file.shown)) continue;
+      take(std::move(l.file));
+    }
+    links.clear();
+  }
+};
+
+// Files left out for their age or the size cap: the first of each kind listed, the rest
+// counted in one item at the end.
+class LeftOut {
+ public:
+  explicit LeftOut(std::string kind) : kind_(std::move(kind)) {}
+  void add(LogSelection& sel, const std::string& item, std::string reason) {
+    if (++count_ <= LogSelection::kListedOfAKind) sel.skipped.push_back({item, std::move(reason)});
+  }
+  void finish(LogSelection& sel) const {
+    if (count_ <= LogSelection::kListedOfAKind) return;
+    sel.skipped.push_back({std::to_string(count_ - LogSelection::kListedOfAKind) + " more files", kind_});
+  }
+
+ private:
+  std::string kind_;
+  std::size_t count_ = 0;
 };
 
 }  // namespace
 
+void LogFiles::push_back(const LogFile& f) {
+  snapshot_io::Writer w;
+  w.str(f.path);
+  w.str(f.shown);
+  w.i64(static_cast<std::int64_t>(f.size));
+  w.i64(f.mtime);
+  records_.push_back(w.take());
+}
+
+LogFile LogFiles::operator[](std::size_t i) const {
+  const std::string record = records_[i];
+  snapshot_io::Reader r(record);
+  LogFile f;
+  f.path = r.str();
+  f.shown = r.str();
+  f.size = static_cast<std::uint64_t>(r.i64());
+  f.mtime = r.i64();
+  return f;
+}
+
 LogSelection select_logs(const std::vector<std::string>& explicit_paths, const std::vector<std::string>& defaults,
                          const std::string& root, std::optional<std::int64_t> newer_than, std::uint64_t budget) {
   LogSelection sel;
-  Walker w{sel, {}, {}};
+  Walker w{sel};
+  std::vector<std::string> given;
   for (const auto& p : explicit_paths) {
     std::error_code ec;
-    const std::string abs = fs::absolute(p, ec).lexically_normal().string();
+    given.push_back(fs::absolute(p, ec).lexically_normal().string());
+    struct stat st {};
+    if (::stat(given.back().c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) w.named.insert(id_of(st));
+  }
+  for (const auto& abs : given) {
+    std::error_code ec;
     sel.searched.push_back(abs);
     if (!fs::exists(fs::symlink_status(abs, ec)) || ec) {
       sel.skipped.push_back({abs, "no such file or directory"});
@@ -128,26 +251,24 @@ LogSelection select_logs(const std::vector<std::string>& explicit_paths, const s
     sel.searched.push_back(d);
     w.walk(real, d);
   }
-  std::stable_sort(w.candidates.begin(), w.candidates.end(),
-                   [](const LogFile& a, const LogFile& b) { return a.mtime > b.mtime; });
-  // The files taken are kept in the candidates' own room (one list of 100,000, not two).
+  w.take_links();
   std::uint64_t used = 0;
-  std::size_t kept = 0;
-  for (auto& f : w.candidates) {
+  LeftOut too_old("older than --since"), over_cap("over the size cap (--max-size)");
+  w.order.for_each_sorted([&](const Candidate& c) {
+    LogFile f = w.candidates[c.seq];
     if (newer_than && f.mtime < *newer_than) {
-      sel.skipped.push_back({f.shown, "older than --since"});
-      continue;
+      too_old.add(sel, f.shown, "older than --since");
+      return;
     }
     if (used + f.size > budget) {
-      sel.skipped.push_back({f.shown, "over the size cap (--max-size): " + std::to_string(f.size) + " bytes"});
-      continue;
+      over_cap.add(sel, f.shown, "over the size cap (--max-size): " + std::to_string(f.size) + " bytes");
+      return;
     }
     used += f.size;
-    if (&w.candidates[kept] != &f) w.candidates[kept] = std::move(f);  // never onto itself
-    ++kept;
-  }
-  w.candidates.resize(kept);
-  sel.files = std::move(w.candidates);
+    sel.files.push_back(f);
+  });
+  too_old.finish(sel);
+  over_cap.finish(sel);
   return sel;
 }
 

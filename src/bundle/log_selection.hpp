@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "npu_doctor/record_spool.hpp"
+
 namespace npu_doctor::bundle {
 
 struct LogFile {
@@ -24,10 +26,31 @@ struct SkippedItem {
   std::string reason;
 };
 
+// The files taken, as packed records in a RecordSpool (the newest in memory, the rest in a
+// temporary file): a folder of a million logs would otherwise hold a hundred megabytes of
+// paths. Read back as copies.
+class LogFiles {
+ public:
+  std::size_t size() const { return records_.size(); }
+  bool empty() const { return records_.empty(); }
+  void push_back(const LogFile& f);
+  LogFile operator[](std::size_t i) const;
+
+  using const_iterator = CopyingIterator<LogFiles, LogFile>;
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+
+ private:
+  RecordSpool records_;
+};
+
 struct LogSelection {
-  std::vector<LogFile> files;         // newest first
-  std::vector<SkippedItem> skipped;   // unreadable, not regular, too old, over the cap
+  LogFiles files;                     // newest first
+  // Unreadable, not regular, too old, over the cap. Of the files left out for their age or
+  // the cap, the first kListedOfAKind of each kind are listed and one item counts the rest.
+  std::vector<SkippedItem> skipped;
   std::vector<std::string> searched;  // the locations looked at (shown paths)
+  static constexpr std::size_t kListedOfAKind = 1000;
 };
 
 // The default locations on the machine at `root` for this environment:

@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "bundle/bundle_archive.hpp"
 #include "bundle/bundle_test_support.hpp"
@@ -91,6 +94,39 @@ TEST(BundleLogs, OneFileIsTakenOnceHoweverItIsReached) {
     EXPECT_TRUE(f.shown.starts_with("/var/log/npu/")) << f.shown;
     EXPECT_TRUE(f.open_path().starts_with(t.path().string())) << f.open_path();
   }
+}
+
+// Files are not remembered one by one (a million logs): a symbolic link is taken only when
+// its target is not taken under its own name, and a directory given twice (itself and inside
+// another location) is walked once.
+TEST(BundleLogs, LinksAndOverlappingLocationsGiveEachFileOnce) {
+  TempDir t;
+  t.write("logs/run/a.log", "a\n");
+  t.write("outside/b.log", "b\n");
+  fs::create_symlink(t.path() / "logs/run/a.log", t.path() / "logs/link-to-a.log");   // met before a.log
+  fs::create_symlink(t.path() / "outside/b.log", t.path() / "logs/link-to-b.log");
+  fs::create_symlink(t.path() / "outside/b.log", t.path() / "logs/run/second-link-to-b.log");
+  const std::string logs = (t.path() / "logs").string();
+  const auto s = select_logs({logs, logs + "/run"}, {}, "/", std::nullopt, 1 << 20);
+  std::vector<std::string> shown;
+  for (const auto& f : s.files) shown.push_back(f.shown.substr(logs.size()));
+  std::sort(shown.begin(), shown.end());
+  EXPECT_EQ(shown, (std::vector<std::string>{"/link-to-b.log", "/run/a.log"}));
+  for (const auto& k : s.skipped) ADD_FAILURE() << k.item << ": " << k.reason;
+}
+
+// A folder of thousands of old logs left out for the cap: the report lists the first of
+// them and counts the rest in one item.
+TEST(BundleLogs, FilesLeftOutByTheThousandAreListedThenCounted) {
+  TempDir t;
+  const std::size_t n = LogSelection::kListedOfAKind + 25;
+  for (std::size_t i = 0; i < n; ++i) t.write("log/f" + std::to_string(i) + ".log", std::string(10, 'x'));
+  const auto s = select_logs({(t.path() / "log").string()}, {}, "/", std::nullopt, 30);
+  EXPECT_EQ(s.files.size(), 3u);
+  ASSERT_EQ(s.skipped.size(), LogSelection::kListedOfAKind + 1);
+  EXPECT_NE(s.skipped.front().reason.find("size cap (--max-size): 10 bytes"), std::string::npos);
+  EXPECT_EQ(s.skipped.back().item, std::to_string(n - 3 - LogSelection::kListedOfAKind) + " more files");
+  EXPECT_EQ(s.skipped.back().reason, "over the size cap (--max-size)");
 }
 
 TEST(BundleLogs, SizesParse) {
