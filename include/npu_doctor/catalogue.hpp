@@ -53,6 +53,9 @@ class Catalogue {
   LevelRequirement level(std::size_t i) const;
   // The entry, decoded on first use (thread-safe; the reference stays valid).
   const Entry& entry(std::size_t i) const;
+  // Lets go of every entry decoded so far (they are decoded again when asked for): only when
+  // no other thread uses the catalogue and no reference entry() gave is used afterwards.
+  void forget_decoded() const { decoded_.forget_all(); }
   std::optional<std::size_t> find(std::string_view id) const;
 
   // An entry a user's file replaces by id is no longer matched.

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -51,6 +52,18 @@ class OnceSlots {
     if (!owned_) return;
     std::lock_guard lock(owned_->mutex);
     for (auto& object : owned_->objects) fn(*object);
+  }
+
+  // Frees every object made and empties the slots, so that each is made again when next
+  // asked for. Only for an owner that is alone with the slots between two uses: no thread
+  // in get(), no pointer get() returned used afterwards (`kb lint` visits every catalogue
+  // entry and pattern, and would otherwise keep them all).
+  void forget_all() const {
+    if (!owned_) return;
+    std::lock_guard lock(owned_->mutex);
+    if (owned_->objects.empty()) return;
+    owned_->objects.clear();
+    std::memset(slots_, 0, count_ * sizeof(std::uintptr_t));
   }
 
   // The object of slot `i`, made by `make()` (a std::unique_ptr<T>, null for "none") the

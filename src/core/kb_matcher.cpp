@@ -1,6 +1,7 @@
 #include "kb_matcher.hpp"
 
 #include "message_format.hpp"
+#include "free_memory.hpp"
 #include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/line_info.hpp"
 #include "regex_literals.hpp"
@@ -144,7 +145,8 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   // and its entries decoded only when matched.
   if (const Catalogue* c = kb.catalogue()) m->catalogue_size_ = c->size();
   const std::size_t own = m->refs_.size();
-  m->programs_ = OnceSlots<Regex>(m->total_patterns());
+  m->own_programs_ = OnceSlots<Regex>(m->refs_.size());
+  m->catalogue_programs_ = OnceSlots<Regex>(m->catalogue_size_);
   m->dead_.assign(m->total_patterns(), false);
   for (std::size_t i = 0; i < m->catalogue_size_; ++i) {
     if (kb.catalogue()->disabled(i)) m->dead_[own + i] = true;
@@ -287,12 +289,19 @@ LevelRequirement KbMatcher::level(std::size_t id) const {
 }
 
 const Regex* KbMatcher::regex_of(std::size_t id) const {
-  return programs_.get(id, [&]() -> std::unique_ptr<Regex> {
+  const auto compile = [&]() -> std::unique_ptr<Regex> {
     const PatternView p = view(id);
     std::string err;
     auto compiled = Regex::compile(p.regex, p.ignore_case, err);
     return compiled ? std::make_unique<Regex>(std::move(*compiled)) : nullptr;
-  });
+  };
+  return is_catalogue(id) ? catalogue_programs_.get(id - refs_.size(), compile) : own_programs_.get(id, compile);
+}
+
+void KbMatcher::forget_made() const {
+  catalogue_programs_.forget_all();  // the hand-written patterns' few thousand stay: most lines meet them
+  if (const Catalogue* c = kb_.catalogue()) c->forget_decoded();
+  return_free_heap();  // glibc would keep what was freed, resident
 }
 
 const Entry* KbMatcher::entry_of(std::size_t id) const {
@@ -396,15 +405,26 @@ bool KbMatcher::passes_gate(std::string_view line) const {
 std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, bool only_user_defined) const {
   std::vector<std::string> lines;
   if (thorough) {
+    // Every sample decodes most of the catalogue and compiles most patterns: what was made is
+    // let go every few thousand (the thorough test is `kb lint`'s, on one thread), or it
+    // would all stay (hundreds of MiB of programs).
+    constexpr std::size_t kForgetEvery = 2000;
+    std::size_t made = 0;
     for (const auto& x : kb_.extractors()) {
       if (!only_user_defined || x.user_defined) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
     }
     kb_.for_each_entry([&](const Entry& e) {
       if (!only_user_defined || e.user_defined) lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end());
+      if (++made % kForgetEvery == 0) forget_made();  // `e` is not used after
     });
     // Only lines the second stage recognises must pass (a sample of a pattern that failed
     // to compile is reported elsewhere).
-    std::erase_if(lines, [&](const std::string& l) { return match_line(l).empty(); });
+    std::erase_if(lines, [&](const std::string& l) {
+      const bool none = match_line(l).empty();
+      if (++made % kForgetEvery == 0) forget_made();
+      return none;
+    });
+    forget_made();
   } else {
     std::vector<std::string> literals = kb_.gate().literals;
     literals.insert(literals.end(), kb_.gate().probes.begin(), kb_.gate().probes.end());
@@ -427,32 +447,39 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
       lines.insert(lines.end(), samples.begin(), samples.end());
     }
   }
-  // Each line between filler lines of varying length, all in one buffer.
-  std::string buffer;
-  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each line
-  uint32_t rng = 12345;
-  for (const std::string& s : lines) {
-    rng = rng * 1103515245u + 12345u;
-    buffer.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
-    buffer.append((rng >> 16) % 97, 'f');
-    buffer += '\n';
-    spans.emplace_back(buffer.size(), buffer.size() + s.size());
-    buffer += s;
-    buffer += '\n';
-  }
+  // Each line between filler lines of varying length, in buffers of about 4 MiB (large, as a
+  // scan's blocks are; one buffer of every sample would be tens of MiB).
+  constexpr std::size_t kBufferBytes = std::size_t{4} << 20;
   auto scratch = gate_.make_scratch();
-  std::string error;
-  std::vector<std::size_t> ends;
-  gate_.scan(buffer, scratch, [&](std::size_t, std::size_t end) { ends.push_back(end); }, error);
-  std::sort(ends.begin(), ends.end());
   std::size_t misses = 0;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto it = std::lower_bound(ends.begin(), ends.end(), spans[i].first + 1);
-    const bool in_buffer = it != ends.end() && *it <= spans[i].second;
-    if (!in_buffer || !any_match(gate_, lines[i], scratch)) {
-      if (misses == 0 && first_miss != nullptr) *first_miss = lines[i];
-      ++misses;
+  uint32_t rng = 12345;
+  for (std::size_t first = 0; first < lines.size();) {
+    std::string buffer;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each line
+    std::size_t last = first;
+    for (; last < lines.size() && buffer.size() < kBufferBytes; ++last) {
+      rng = rng * 1103515245u + 12345u;
+      buffer.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
+      buffer.append((rng >> 16) % 97, 'f');
+      buffer += '\n';
+      spans.emplace_back(buffer.size(), buffer.size() + lines[last].size());
+      buffer += lines[last];
+      buffer += '\n';
     }
+    std::string error;
+    std::vector<std::size_t> ends;
+    gate_.scan(buffer, scratch, [&](std::size_t, std::size_t end) { ends.push_back(end); }, error);
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t i = first; i < last; ++i) {
+      const auto& span = spans[i - first];
+      const auto it = std::lower_bound(ends.begin(), ends.end(), span.first + 1);
+      const bool in_buffer = it != ends.end() && *it <= span.second;
+      if (!in_buffer || !any_match(gate_, lines[i], scratch)) {
+        if (misses == 0 && first_miss != nullptr) *first_miss = lines[i];
+        ++misses;
+      }
+    }
+    first = last;
   }
   return misses;
 }

@@ -67,6 +67,9 @@ class KbMatcher {
   // Everything recognised on one line by the second stage (what the scanner does with a
   // line that passed the gate; lint, explain and tests use it directly).
   std::vector<LineHit> match_line(std::string_view line) const;
+  // Lets go of every catalogue pattern compiled and catalogue entry decoded so far (made
+  // again when needed): only when no other thread is matching and no hit's entry is used after.
+  void forget_made() const;
 
   // Everything recognised on one line by PCRE2 alone, every pattern tried: the reference
   // the index is checked against (slow; tests only).
@@ -80,7 +83,8 @@ class KbMatcher {
   // is a miss. Returns the number of misses (0 = sound). Some Vectorscan builds lose matches
   // on some CPUs; the quick form (one line per gate literal and marker, the samples of the
   // patterns outside the gate) catches that at start-up. The thorough form (every sample the
-  // knowledge base recognises) is the lint's proof that the gate covers what it claims.
+  // knowledge base recognises) is the lint's proof that the gate covers what it claims; it
+  // runs on one thread only (it lets go of compiled programs and decoded entries as it goes).
   // `only_user_defined` limits the thorough form to the user's entries and extractors.
   std::size_t engine_self_test(std::string* first_miss = nullptr, bool thorough = false,
                                bool only_user_defined = false) const;
@@ -118,7 +122,10 @@ class KbMatcher {
   const KnowledgeBase& kb_;
   std::vector<PatternRef> refs_;
   std::size_t catalogue_size_ = 0;
-  OnceSlots<Regex> programs_;  // every pattern's, by id, compiled on first use
+  // Every pattern's program, compiled on first use: hand-written ones by id, the catalogue's
+  // by id - refs_.size() (apart, so that `kb lint` can let go of the catalogue's alone).
+  OnceSlots<Regex> own_programs_;
+  OnceSlots<Regex> catalogue_programs_;
   // By id: a catalogue entry a user's entry replaced, or a pattern the first stage rejected
   // that nothing gates; never found.
   std::vector<bool> dead_;

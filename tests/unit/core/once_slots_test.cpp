@@ -1,6 +1,6 @@
 // OnceSlots: each slot is made once however many threads ask at the same moment, every
 // caller sees the object kept, a slot whose maker gave nothing is not made again, and the
-// objects are freed with the slots.
+// objects are freed with the slots or when the owner forgets them all.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -87,6 +87,30 @@ TEST(OnceSlots, EveryObjectMadeCanBeUpdatedInPlaceAndMovesWithTheSlots) {
   EXPECT_EQ(live.load(), 2);
   moved = OnceSlots<Counted>(1);
   EXPECT_EQ(live.load(), 0) << "assigning over the slots did not free their objects";
+}
+
+// kb lint lets go of what it made every few thousand entries: every object is freed, and each
+// slot (one made, one whose maker gave nothing) is made afresh when next asked for.
+TEST(OnceSlots, ForgettingFreesEveryObjectAndEachSlotIsMadeAgainWhenAsked) {
+  std::atomic<int> live{0};
+  OnceSlots<Counted> slots(4);
+  int calls = 0;
+  slots.get(0, [&] { return std::make_unique<Counted>(1, live); });
+  slots.get(2, [&]() -> std::unique_ptr<Counted> {
+    ++calls;
+    return nullptr;
+  });
+  ASSERT_EQ(live.load(), 1);
+  slots.forget_all();
+  EXPECT_EQ(live.load(), 0);
+  EXPECT_EQ(slots.get(0, [&] { return std::make_unique<Counted>(2, live); })->value, 2) << "made again, by the new maker";
+  EXPECT_NE(slots.get(2, [&] {
+    ++calls;
+    return std::make_unique<Counted>(3, live);
+  }), nullptr);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(live.load(), 2);
+  OnceSlots<Counted>().forget_all();  // nothing made, no slots: nothing to do
 }
 
 }  // namespace
