@@ -51,7 +51,7 @@ class RecordSpool {
 };
 
 // An input iterator over a container whose operator[] gives decoded copies (InputStore,
-// InputItems) or computed values (InputSelection): `for (const auto& x : c)` reads each
+// InputItems, LogFiles): `for (const auto& x : c)` reads each
 // element once, in order.
 template <typename Container, typename Value>
 class CopyingIterator {

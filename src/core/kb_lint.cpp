@@ -53,12 +53,10 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOp
   }
 
   // Checking every entry's samples compiles most patterns and decodes most of the catalogue:
-  // what was made is let go every kForgetEvery entries, so lint's memory stays near that of
+  // what was made is let go every few thousand entries, so lint's memory stays near that of
   // a diagnose instead of growing to every pattern's program (no pointer to an entry or a
   // program is kept from one entry to the next).
-  constexpr std::size_t kForgetEvery = 2000;
   std::size_t visited = 0;
-  const auto forget = [&] { matcher->forget_made(); };
   const auto check_entry = [&](const Entry& e) {
     if (only_user && !e.user_defined) return;
     auto where = [&](std::string msg) { problems.push_back({e.source.file, e.source.line, "'" + e.id + "': " + msg, true}); };
@@ -84,7 +82,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOp
   };
   kb.for_each_entry([&](const Entry& e) {
     check_entry(e);
-    if (++visited % kForgetEvery == 0) forget();  // after `e`'s last use: it may be a decoded one
+    if (++visited % KbMatcher::kEntriesBetweenForgets == 0) matcher->forget_made();  // after `e`'s last use: it may be a decoded one
   });
 
   std::set<std::string> extracted;

@@ -408,20 +408,19 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
     // Every sample decodes most of the catalogue and compiles most patterns: what was made is
     // let go every few thousand (the thorough test is `kb lint`'s, on one thread), or it
     // would all stay (hundreds of MiB of programs).
-    constexpr std::size_t kForgetEvery = 2000;
     std::size_t made = 0;
     for (const auto& x : kb_.extractors()) {
       if (!only_user_defined || x.user_defined) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
     }
     kb_.for_each_entry([&](const Entry& e) {
       if (!only_user_defined || e.user_defined) lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end());
-      if (++made % kForgetEvery == 0) forget_made();  // `e` is not used after
+      if (++made % kEntriesBetweenForgets == 0) forget_made();  // `e` is not used after
     });
     // Only lines the second stage recognises must pass (a sample of a pattern that failed
     // to compile is reported elsewhere).
     std::erase_if(lines, [&](const std::string& l) {
       const bool none = match_line(l).empty();
-      if (++made % kForgetEvery == 0) forget_made();
+      if (++made % kEntriesBetweenForgets == 0) forget_made();
       return none;
     });
     forget_made();

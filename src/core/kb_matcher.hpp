@@ -70,6 +70,8 @@ class KbMatcher {
   // Lets go of every catalogue pattern compiled and catalogue entry decoded so far (made
   // again when needed): only when no other thread is matching and no hit's entry is used after.
   void forget_made() const;
+  // How many entries (or sample lines) `kb lint` checks between two forget_made() calls.
+  static constexpr std::size_t kEntriesBetweenForgets = 2000;
 
   // Everything recognised on one line by PCRE2 alone, every pattern tried: the reference
   // the index is checked against (slow; tests only).

@@ -104,11 +104,11 @@ std::string_view to_string(ClusterDecision::Basis b) {
 
 std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
-  return analyze_cluster(inputs, InputSelection::all(inputs.size()), kb, options);
+  return analyze_cluster(inputs, MemberList::first(inputs.size()), kb, options);
 }
 
 std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs,
-                                               InputSelection which, const KnowledgeBase& kb,
+                                               const MemberList& which, const KnowledgeBase& kb,
                                                const ClusterOptions& options) {
   std::map<int, RankRecord> ranks;
   // The inputs whose events the records point at (the store gives copies); a deque does

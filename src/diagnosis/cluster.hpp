@@ -10,7 +10,7 @@
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/input_store.hpp"
 #include "npu_doctor/timeline.hpp"
-#include "input_selection.hpp"
+#include "member_list.hpp"
 
 namespace npu_doctor {
 
@@ -60,7 +60,7 @@ std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs, const K
                                                const ClusterOptions& options);
 // The same over the inputs `which` (indices into `inputs`): one incident's ranks only.
 std::optional<ClusterDecision> analyze_cluster(const InputStore& inputs,
-                                               InputSelection which, const KnowledgeBase& kb,
+                                               const MemberList& which, const KnowledgeBase& kb,
                                                const ClusterOptions& options);
 
 // "The AI Core exception on rank 3 (node-1) is the earliest decisive error ..." in en/zh.

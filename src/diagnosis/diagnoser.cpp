@@ -83,7 +83,7 @@ constexpr uint64_t kPartBase = uint64_t{1} << 48;
 // The finding that stands for the cluster culprit's error, added when the culprit is a
 // verdict no line states (a silent or missing rank). `which`: the incident's inputs.
 std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const std::optional<ClusterDecision>& cluster,
-                                        const InputStore& inputs, InputSelection which) {
+                                        const InputStore& inputs, const MemberList& which) {
   if (!cluster || !cluster->culprit || cluster->culprit->entry == nullptr) return std::nullopt;
   const ClusterCulprit& c = *cluster->culprit;
   if (c.entry->matches_logs) {
@@ -120,7 +120,7 @@ std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const st
 // and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
 void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
               std::optional<ClusterDecision>& cluster, const InputStore& inputs,
-              InputSelection which, const KnowledgeBase& kb, const ClusterOptions& options) {
+              const MemberList& which, const KnowledgeBase& kb, const ClusterOptions& options) {
   std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
   for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
   apply_context_meanings(findings, kb, kept);
@@ -468,7 +468,7 @@ void show_incident(DiagnosisReport& report, std::size_t index) {
 }
 
 void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
-  conclude(report.findings, report.root, report.cluster, report.inputs, InputSelection::all(report.inputs.size()), kb,
+  conclude(report.findings, report.root, report.cluster, report.inputs, MemberList::first(report.inputs.size()), kb,
            cluster);
 }
 

@@ -30,6 +30,13 @@ MemberList::MemberList(std::initializer_list<uint32_t> indices) {
   for (uint32_t i : indices) push_back(i);
 }
 
+MemberList MemberList::first(std::size_t count) {
+  MemberList all;
+  all.open_length_ = count;
+  all.size_ = count;
+  return all;
+}
+
 void MemberList::push_back(uint32_t index) {
   if (open_length_ > 0) {
     const uint64_t next = uint64_t{open_first_} + open_length_;

@@ -21,6 +21,8 @@ class MemberList {
  public:
   MemberList() = default;
   MemberList(std::initializer_list<uint32_t> indices);
+  // 0 .. count-1, one run (every input of a report, without a list of them).
+  static MemberList first(std::size_t count);
 
   // `index` must be greater than the last one added (std::invalid_argument otherwise).
   void push_back(uint32_t index);

@@ -87,6 +87,17 @@ TEST(MemberList, ListsAreEqualWhenTheirMembersAre) {
   EXPECT_EQ(MemberList(), MemberList());
 }
 
+// Every input of a report, without a list: one run from 0.
+TEST(MemberList, TheFirstNIndicesAreOneRun) {
+  EXPECT_EQ(MemberList::first(3), (MemberList{0, 1, 2}));
+  EXPECT_EQ(MemberList::first(5).to_vector(), (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+  EXPECT_TRUE(MemberList::first(0).empty());
+  EXPECT_LT(MemberList::first(1'000'000).memory_bytes(), 64u);
+  MemberList grown = MemberList::first(2);
+  grown.push_back(7);
+  EXPECT_EQ(grown.to_vector(), (std::vector<uint32_t>{0, 1, 7}));
+}
+
 // Three incidents' lists and inputs in none: asked in input order, each index is placed in
 // the list that holds it.
 TEST(IncidentCursor, EachInputAskedInOrderIsPlacedInTheListThatHoldsIt) {
