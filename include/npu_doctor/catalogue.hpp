@@ -40,9 +40,14 @@ class Catalogue {
   struct SectionViews {
     std::string_view records, ids, regexes, entries;
   };
+  // Where the sections' bytes live: a read-only file mapping (the snapshot compiled into the
+  // binary, or one NPU_DOCTOR_KB_SNAPSHOT maps) can give its pages back and read them again
+  // from the file; bytes in memory cannot.
+  enum class Bytes { in_memory, read_only_mapping };
   // Views valid as long as `owner` (or, when null, forever: the snapshot compiled into the
   // binary). Null when the records do not fit `count`.
-  static std::shared_ptr<Catalogue> open(const SectionViews& in, std::size_t count, std::shared_ptr<const std::string> owner);
+  static std::shared_ptr<Catalogue> open(const SectionViews& in, std::size_t count, std::shared_ptr<const std::string> owner,
+                                         Bytes bytes = Bytes::in_memory);
 
   std::size_t size() const { return count_; }
   std::string_view id(std::size_t i) const;
@@ -56,6 +61,10 @@ class Catalogue {
   // Lets go of every entry decoded so far (they are decoded again when asked for): only when
   // no other thread uses the catalogue and no reference entry() gave is used afterwards.
   void forget_decoded() const { decoded_.forget_all(); }
+  // Gives back the resident pages of a read-only mapping's sections (a pass over every entry,
+  // as `kb lint` makes, would otherwise keep all of them, tens of MiB). They are read from the
+  // file again when touched, so this is safe at any time and from any thread; no-op in memory.
+  void release_pages() const;
   std::optional<std::size_t> find(std::string_view id) const;
 
   // An entry a user's file replaces by id is no longer matched.
@@ -77,6 +86,7 @@ class Catalogue {
   SectionViews in_;
   std::size_t count_ = 0;
   std::shared_ptr<const std::string> owner_;
+  Bytes bytes_ = Bytes::in_memory;
   std::vector<bool> disabled_;
   OnceSlots<Entry> decoded_;
   std::array<const Entry*, 12> category_texts_{};

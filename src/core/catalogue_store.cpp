@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "free_memory.hpp"
 #include "snapshot_io.hpp"
 #include "npu_doctor/ui_words.hpp"
 
@@ -73,7 +74,7 @@ void Catalogue::write(const std::vector<const Entry*>& entries, Sections& out) {
 }
 
 std::shared_ptr<Catalogue> Catalogue::open(const SectionViews& in, std::size_t count,
-                                           std::shared_ptr<const std::string> owner) {
+                                           std::shared_ptr<const std::string> owner, Bytes bytes) {
   // Only the size is checked here: start-up must not touch tens of megabytes. Every field is
   // clamped to its section when read, so a damaged record reads as short text, never out of
   // bounds (and a damaged entry decodes as a placeholder, see entry()).
@@ -82,9 +83,15 @@ std::shared_ptr<Catalogue> Catalogue::open(const SectionViews& in, std::size_t c
   c->in_ = in;
   c->count_ = count;
   c->owner_ = std::move(owner);
+  c->bytes_ = bytes;
   c->disabled_.assign(count, false);
   c->decoded_ = OnceSlots<Entry>(count);
   return c;
+}
+
+void Catalogue::release_pages() const {
+  if (bytes_ != Bytes::read_only_mapping) return;
+  for (const std::string_view section : {in_.records, in_.ids, in_.regexes, in_.entries}) release_mapped_pages(section);
 }
 
 namespace {

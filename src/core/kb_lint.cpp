@@ -23,7 +23,7 @@ bool stands_aside(const Entry& e, const std::string& sample, const std::vector<L
   if (e.origin != Origin::source || e.patterns.empty()) return false;
   if (e.level == LevelRequirement::error && find_level(sample) != LineLevel::error) return false;
   std::string err;
-  const auto re = Regex::compile(e.patterns.front().regex, e.patterns.front().ignore_case, err);
+  const auto re = Regex::compile(e.patterns.front().regex, e.patterns.front().ignore_case, err, Regex::Jit::off);
   if (!re || !re->search(sample)) return false;
   const std::size_t own = literal_weight(e);
   return std::any_of(hits.begin(), hits.end(), [&](const LineHit& h) {
@@ -41,7 +41,7 @@ bool ends_with_wildcard(const std::string& re) {
 
 std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOptions& options) {
   std::vector<KbProblem> problems;
-  auto matcher = KbMatcher::build(kb, problems, options.cache_dir);
+  auto matcher = KbMatcher::build(kb, problems, options.cache_dir, KbMatcher::ProgramUse::one_pass);
   const bool only_user = options.only_user_defined;
   std::string miss;
   if (const std::size_t misses = matcher->engine_self_test(&miss, true, only_user); misses > 0) {
@@ -53,7 +53,7 @@ std::vector<KbProblem> lint_knowledge_base(const KnowledgeBase& kb, const LintOp
   }
 
   // Checking every entry's samples compiles most patterns and decodes most of the catalogue:
-  // what was made is let go every few thousand entries, so lint's memory stays near that of
+  // what was made is let go every few hundred entries, so lint's memory stays near that of
   // a diagnose instead of growing to every pattern's program (no pointer to an entry or a
   // program is kept from one entry to the next).
   std::size_t visited = 0;

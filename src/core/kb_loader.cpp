@@ -698,7 +698,8 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   }
   if (options.embedded) {
     for (const auto& f : snapshot_files) {
-      auto snapshot = read_kb_snapshot(f.content);
+      // Both homes of a snapshot are read-only file mappings (.rodata, or map_file_forever).
+      auto snapshot = read_kb_snapshot(f.content, nullptr, Catalogue::Bytes::read_only_mapping);
       if (!snapshot) {
         problems.push_back({std::string(f.name), 0, "the built-in knowledge base is damaged; rebuild npu-doctor", true});
         continue;

@@ -94,8 +94,9 @@ const std::vector<std::string>* stage1_literals(std::string_view regex, Required
 }  // namespace
 
 std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                            const std::string& cache_dir) {
+                                            const std::string& cache_dir, ProgramUse program_use) {
   std::unique_ptr<KbMatcher> m(new KbMatcher(kb));
+  if (program_use == ProgramUse::one_pass) m->catalogue_jit_ = Regex::Jit::off;
   // Patterns the knowledge-base compiler did not plan (users' files loaded at run time,
   // knowledge bases built in code) are planned here against the shipped gate.
   std::vector<Entry> unplanned_entries;
@@ -292,7 +293,7 @@ const Regex* KbMatcher::regex_of(std::size_t id) const {
   const auto compile = [&]() -> std::unique_ptr<Regex> {
     const PatternView p = view(id);
     std::string err;
-    auto compiled = Regex::compile(p.regex, p.ignore_case, err);
+    auto compiled = Regex::compile(p.regex, p.ignore_case, err, is_catalogue(id) ? catalogue_jit_ : Regex::Jit::on);
     return compiled ? std::make_unique<Regex>(std::move(*compiled)) : nullptr;
   };
   return is_catalogue(id) ? catalogue_programs_.get(id - refs_.size(), compile) : own_programs_.get(id, compile);
@@ -300,7 +301,10 @@ const Regex* KbMatcher::regex_of(std::size_t id) const {
 
 void KbMatcher::forget_made() const {
   catalogue_programs_.forget_all();  // the hand-written patterns' few thousand stay: most lines meet them
-  if (const Catalogue* c = kb_.catalogue()) c->forget_decoded();
+  if (const Catalogue* c = kb_.catalogue()) {
+    c->forget_decoded();
+    c->release_pages();  // the snapshot bytes the decoded entries were read from
+  }
   return_free_heap();  // glibc would keep what was freed, resident
 }
 
@@ -402,85 +406,107 @@ bool KbMatcher::passes_gate(std::string_view line) const {
   return any_match(gate_, line, scratch);
 }
 
-std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, bool only_user_defined) const {
-  std::vector<std::string> lines;
-  if (thorough) {
-    // Every sample decodes most of the catalogue and compiles most patterns: what was made is
-    // let go every few thousand (the thorough test is `kb lint`'s, on one thread), or it
-    // would all stay (hundreds of MiB of programs).
-    std::size_t made = 0;
-    for (const auto& x : kb_.extractors()) {
-      if (!only_user_defined || x.user_defined) lines.insert(lines.end(), x.samples_match.begin(), x.samples_match.end());
-    }
-    kb_.for_each_entry([&](const Entry& e) {
-      if (!only_user_defined || e.user_defined) lines.insert(lines.end(), e.samples_match.begin(), e.samples_match.end());
-      if (++made % kEntriesBetweenForgets == 0) forget_made();  // `e` is not used after
-    });
-    // Only lines the second stage recognises must pass (a sample of a pattern that failed
-    // to compile is reported elsewhere).
-    std::erase_if(lines, [&](const std::string& l) {
-      const bool none = match_line(l).empty();
-      if (++made % kEntriesBetweenForgets == 0) forget_made();
-      return none;
-    });
-    forget_made();
-  } else {
-    std::vector<std::string> literals = kb_.gate().literals;
-    literals.insert(literals.end(), kb_.gate().probes.begin(), kb_.gate().probes.end());
-    for (const auto& lit : literals) {
-      lines.push_back("x " + lit + " y");
-      std::string up = lit;
-      for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      lines.push_back("x " + up + " y");
-    }
-    if (kb_.gate().error_markers) {
-      for (const char* l : {"[ERROR] RUNTIME(1,python):x", "ERROR 03-19 x", "[rank0]:[E0319 06:28:14.1 x.cpp:1] x",
-                            "EZ9999[PID: 1] 2025-03-02-10:55:12.313.101 (EZ9999): x"}) {
-        lines.emplace_back(l);
-      }
-    }
-    for (std::size_t id = 0; id < total_patterns(); ++id) {
-      if (dead(id) || gated(id)) continue;
-      const Entry* e = entry_of(id);
-      const auto& samples = e != nullptr ? e->samples_match : refs_[id].extractor->samples_match;
-      lines.insert(lines.end(), samples.begin(), samples.end());
-    }
+namespace {
+// Each line between filler lines of varying length, in buffers of about 4 MiB (large, as a
+// scan's blocks are): a line must pass the gate inside its buffer and alone. Lines are
+// tested buffer by buffer as they come, so the thorough test never holds every sample.
+class GateBufferTest {
+ public:
+  GateBufferTest(const PatternSet& gate, std::string* first_miss)
+      : gate_(gate), scratch_(gate.make_scratch()), first_miss_(first_miss) {}
+
+  void add(std::string_view line) {
+    rng_ = rng_ * 1103515245u + 12345u;
+    buffer_.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
+    buffer_.append((rng_ >> 16) % 97, 'f');
+    buffer_ += '\n';
+    spans_.emplace_back(buffer_.size(), buffer_.size() + line.size());
+    buffer_ += line;
+    buffer_ += '\n';
+    if (buffer_.size() >= kBufferBytes) test_buffer();
   }
-  // Each line between filler lines of varying length, in buffers of about 4 MiB (large, as a
-  // scan's blocks are; one buffer of every sample would be tens of MiB).
-  constexpr std::size_t kBufferBytes = std::size_t{4} << 20;
-  auto scratch = gate_.make_scratch();
-  std::size_t misses = 0;
-  uint32_t rng = 12345;
-  for (std::size_t first = 0; first < lines.size();) {
-    std::string buffer;
-    std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each line
-    std::size_t last = first;
-    for (; last < lines.size() && buffer.size() < kBufferBytes; ++last) {
-      rng = rng * 1103515245u + 12345u;
-      buffer.append("[INFO] GE(1,python):2024-01-01-00:00:00.000.000 filler ");
-      buffer.append((rng >> 16) % 97, 'f');
-      buffer += '\n';
-      spans.emplace_back(buffer.size(), buffer.size() + lines[last].size());
-      buffer += lines[last];
-      buffer += '\n';
-    }
+
+  // The number of lines that missed.
+  std::size_t finish() {
+    test_buffer();
+    return misses_;
+  }
+
+ private:
+  static constexpr std::size_t kBufferBytes = std::size_t{4} << 20;
+
+  void test_buffer() {
     std::string error;
     std::vector<std::size_t> ends;
-    gate_.scan(buffer, scratch, [&](std::size_t, std::size_t end) { ends.push_back(end); }, error);
+    gate_.scan(buffer_, scratch_, [&](std::size_t, std::size_t end) { ends.push_back(end); }, error);
     std::sort(ends.begin(), ends.end());
-    for (std::size_t i = first; i < last; ++i) {
-      const auto& span = spans[i - first];
-      const auto it = std::lower_bound(ends.begin(), ends.end(), span.first + 1);
-      const bool in_buffer = it != ends.end() && *it <= span.second;
-      if (!in_buffer || !any_match(gate_, lines[i], scratch)) {
-        if (misses == 0 && first_miss != nullptr) *first_miss = lines[i];
-        ++misses;
+    for (const auto& [begin, end] : spans_) {
+      const auto it = std::lower_bound(ends.begin(), ends.end(), begin + 1);
+      const bool in_buffer = it != ends.end() && *it <= end;
+      const std::string_view line = std::string_view(buffer_).substr(begin, end - begin);
+      if (!in_buffer || !any_match(gate_, line, scratch_)) {
+        if (misses_ == 0 && first_miss_ != nullptr) *first_miss_ = std::string(line);
+        ++misses_;
       }
     }
-    first = last;
+    buffer_.clear();
+    spans_.clear();
   }
-  return misses;
+
+  const PatternSet& gate_;
+  PatternSet::Scratch scratch_;
+  std::string* first_miss_;
+  std::string buffer_;
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;  // [begin, end) of each line
+  uint32_t rng_ = 12345;
+  std::size_t misses_ = 0;
+};
+}  // namespace
+
+std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, bool only_user_defined) const {
+  GateBufferTest test(gate_, first_miss);
+  if (thorough) {
+    // Only samples the second stage recognises must pass (a sample of a pattern that failed
+    // to compile is reported elsewhere). Recognising every sample decodes most of the
+    // catalogue and compiles most patterns: what was made is let go every few thousand
+    // entries (the thorough test is `kb lint`'s, on one thread), or it would all stay
+    // (hundreds of MiB of programs).
+    const auto add_recognised = [&](const std::vector<std::string>& samples) {
+      for (const auto& l : samples) {
+        if (!match_line(l).empty()) test.add(l);
+      }
+    };
+    for (const auto& x : kb_.extractors()) {
+      if (!only_user_defined || x.user_defined) add_recognised(x.samples_match);
+    }
+    std::size_t made = 0;
+    kb_.for_each_entry([&](const Entry& e) {
+      if (!only_user_defined || e.user_defined) add_recognised(e.samples_match);
+      if (++made % kEntriesBetweenForgets == 0) forget_made();  // `e` is not used after
+    });
+    forget_made();
+    return test.finish();
+  }
+  std::vector<std::string> literals = kb_.gate().literals;
+  literals.insert(literals.end(), kb_.gate().probes.begin(), kb_.gate().probes.end());
+  for (const auto& lit : literals) {
+    test.add("x " + lit + " y");
+    std::string up = lit;
+    for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    test.add("x " + up + " y");
+  }
+  if (kb_.gate().error_markers) {
+    for (const char* l : {"[ERROR] RUNTIME(1,python):x", "ERROR 03-19 x", "[rank0]:[E0319 06:28:14.1 x.cpp:1] x",
+                          "EZ9999[PID: 1] 2025-03-02-10:55:12.313.101 (EZ9999): x"}) {
+      test.add(l);
+    }
+  }
+  for (std::size_t id = 0; id < total_patterns(); ++id) {
+    if (dead(id) || gated(id)) continue;
+    const Entry* e = entry_of(id);
+    for (const auto& l : e != nullptr ? e->samples_match : refs_[id].extractor->samples_match) test.add(l);
+  }
+  return test.finish();
 }
 
 void dedupe_hits(std::vector<LineHit>& hits) {

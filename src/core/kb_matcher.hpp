@@ -43,8 +43,12 @@ class KbMatcher {
   // Compiles the first stage and indexes the patterns of `kb`. A pattern that does not
   // compile is reported in `problems` and left out; everything else still works.
   // `cache_dir` (optional) keeps compiled first-stage databases between runs.
+  // `use`: how long catalogue programs live. `repeated` (a scan): a program, once made, may
+  // match many lines. `one_pass` (kb lint): each entry is met once and what was made is let
+  // go every few hundred entries (forget_made), so programs are not compiled to machine code.
+  enum class ProgramUse { repeated, one_pass };
   static std::unique_ptr<KbMatcher> build(const KnowledgeBase& kb, std::vector<KbProblem>& problems,
-                                          const std::string& cache_dir = {});
+                                          const std::string& cache_dir = {}, ProgramUse use = ProgramUse::repeated);
   ~KbMatcher();
 
   const KnowledgeBase& kb() const { return kb_; }
@@ -71,7 +75,7 @@ class KbMatcher {
   // again when needed): only when no other thread is matching and no hit's entry is used after.
   void forget_made() const;
   // How many entries (or sample lines) `kb lint` checks between two forget_made() calls.
-  static constexpr std::size_t kEntriesBetweenForgets = 2000;
+  static constexpr std::size_t kEntriesBetweenForgets = 500;
 
   // Everything recognised on one line by PCRE2 alone, every pattern tried: the reference
   // the index is checked against (slow; tests only).
@@ -128,6 +132,7 @@ class KbMatcher {
   // by id - refs_.size() (apart, so that `kb lint` can let go of the catalogue's alone).
   OnceSlots<Regex> own_programs_;
   OnceSlots<Regex> catalogue_programs_;
+  Regex::Jit catalogue_jit_ = Regex::Jit::on;
   // By id: a catalogue entry a user's entry replaced, or a pattern the first stage rejected
   // that nothing gates; never found.
   std::vector<bool> dead_;

@@ -239,7 +239,8 @@ std::optional<KbSnapshotSummary> read_kb_snapshot_summary(std::string_view data)
   return s;
 }
 
-std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner) {
+std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner,
+                                              Catalogue::Bytes bytes) {
   if (!data.ends_with(kTrailer)) return std::nullopt;
   data.remove_suffix(kTrailer.size());
   Reader r(data);
@@ -277,7 +278,7 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   if (!r.ok() || !r.at_end()) return std::nullopt;
   std::shared_ptr<Catalogue> catalogue;
   if (count > 0) {
-    catalogue = Catalogue::open(sections, count, std::move(owner));
+    catalogue = Catalogue::open(sections, count, std::move(owner), bytes);
     if (!catalogue) return std::nullopt;
   }
   KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 
@@ -18,7 +19,9 @@ std::string write_kb_snapshot(const KnowledgeBase& kb);
 // nullopt when `data` is not a snapshot of this build's format. The knowledge base reads
 // its catalogue from `data` in place: `data` must outlive it, which `owner` (when given)
 // guarantees; null means `data` lives forever (the snapshot compiled into the binary).
-std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner = nullptr);
+// `bytes` says whether `data` is a read-only file mapping whose pages may be given back.
+std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner = nullptr,
+                                              Catalogue::Bytes bytes = Catalogue::Bytes::in_memory);
 // The same, for bytes of no lasting home (a file, a test): the knowledge base keeps them.
 std::optional<KnowledgeBase> read_kb_snapshot_copy(std::string data);
 

@@ -29,7 +29,7 @@ pcre2_match_data* thread_match_data() {
 
 }  // namespace
 
-std::optional<Regex> Regex::compile(std::string_view pattern, bool ignore_case, std::string& error) {
+std::optional<Regex> Regex::compile(std::string_view pattern, bool ignore_case, std::string& error, Jit jit) {
   int errcode = 0;
   PCRE2_SIZE erroffset = 0;
   uint32_t options = ignore_case ? PCRE2_CASELESS : 0;
@@ -51,7 +51,7 @@ std::optional<Regex> Regex::compile(std::string_view pattern, bool ignore_case, 
   Regex r;
   r.code_ = std::make_shared<Code>();
   r.code_->code = code;
-  r.code_->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+  r.code_->jit = jit == Jit::on && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
   r.names_ = std::make_shared<Names>();
 
   uint32_t count = 0, entry_size = 0;

@@ -30,8 +30,12 @@ struct RegexMatch {
 
 class Regex {
  public:
+  // Whether the pattern is also compiled to machine code: a program that matches many lines
+  // gains from it; one that matches a few (kb lint's, made for an entry's samples and let go)
+  // loses, as compiling to machine code costs more than the lines take to match.
+  enum class Jit { on, off };
   // Compiles `pattern`; on failure returns nullopt and sets `error` (with the offset).
-  static std::optional<Regex> compile(std::string_view pattern, bool ignore_case, std::string& error);
+  static std::optional<Regex> compile(std::string_view pattern, bool ignore_case, std::string& error, Jit jit = Jit::on);
 
   // First match in `subject` at or after `start`.
   std::optional<RegexMatch> search(std::string_view subject, std::size_t start = 0) const;

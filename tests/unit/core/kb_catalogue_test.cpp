@@ -1,5 +1,9 @@
 // Catalogue entries (docs/kb-messages.md): formats become patterns, error-level-only
 // recognition, provenance, category texts, and precedence below hand-written knowledge.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "kb_matcher.hpp"
@@ -214,6 +218,49 @@ TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
   // Damage: a cut snapshot is refused.
   const std::string bytes = write_kb_snapshot(planned);
   EXPECT_FALSE(read_kb_snapshot_copy(bytes.substr(0, bytes.size() - 20)));
+}
+
+// A catalogue read in place from a read-only file mapping (how the binary's own snapshot and
+// NPU_DOCTOR_KB_SNAPSHOT's are read) gives its pages back and reads them again: kb lint's
+// one pass (programs without machine code, let go with the entries) finds the same after.
+TEST(KbCatalogue, AMappedCatalogueReadsTheSameAfterItsPagesAreGivenBack) {
+  std::vector<KbProblem> problems;
+  KnowledgeBase yaml = testing::kb_from_yaml({kCatalogue, kCategories, kCurated}, problems);
+  ASSERT_TRUE(problems.empty());
+  auto parts = std::move(yaml).release();
+  ScanGate gate;
+  gate.literals = {"timeout"};
+  gate.error_markers = true;
+  plan_patterns(parts.entries, parts.extractors, gate, false);
+  KnowledgeBase planned(std::move(parts.entries), std::move(parts.extractors), "v", std::move(parts.sources));
+  planned.set_gate(gate);
+  testing::TempDir dir;
+  const std::string bytes = write_kb_snapshot(planned);
+  const auto path = dir.write("kb.snapshot", bytes);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  void* p = ::mmap(nullptr, bytes.size(), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  ASSERT_NE(p, MAP_FAILED);
+  {
+    const auto kb = read_kb_snapshot({static_cast<const char*>(p), bytes.size()}, nullptr,
+                                     Catalogue::Bytes::read_only_mapping);
+    ASSERT_TRUE(kb);
+    for (const auto use : {KbMatcher::ProgramUse::repeated, KbMatcher::ProgramUse::one_pass}) {
+      auto m = KbMatcher::build(*kb, problems, {}, use);
+      ASSERT_TRUE(problems.empty());
+      for (int round = 0; round < 2; ++round) {
+        const auto hits = m->match_line("[ERROR] HCCL(1,python):x wait timeout, id[3]");
+        ASSERT_EQ(hits.size(), 1u) << round;
+        EXPECT_EQ(hits[0].entry->id, "src-x.wait");
+        EXPECT_EQ(hits[0].entry->format, "wait timeout, id[%u]");
+        m->forget_made();  // lets go of the entry and gives the catalogue's pages back
+      }
+      std::string miss;
+      EXPECT_EQ(m->engine_self_test(&miss, true), 0u) << miss;
+    }
+  }
+  ::munmap(p, bytes.size());
 }
 
 }  // namespace

@@ -113,5 +113,40 @@ entries:
   EXPECT_EQ(m->match_line("hello world").size(), 1u);
 }
 
+// kb lint's proof that the gate covers what it claims: a sample the second stage recognises
+// but the gate does not let through is a miss, named; so is none when the gate holds it.
+TEST(MatcherSelfTest, TheThoroughFormFindsASampleTheGateDoesNotLetThrough) {
+  const char* kb_text = R"(schema: npu-doctor/kb/v1
+family: g
+entries:
+  - {id: g.alpha, category: other, layer: runtime, match: ['alpha failure \d+'], title: {en: a, zh: a}, cause: {en: a, zh: a}, remedies: [{en: a, zh: a}], samples: {match: ['alpha failure 3']}}
+  - {id: g.beta, category: other, layer: runtime, match: ['qqqq beta \d+'], title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}], samples: {match: ['qqqq beta 4']}}
+)";
+  for (const bool gate_holds_alpha : {false, true}) {
+    std::vector<KbProblem> problems;
+    auto parts = testing::kb_from_yaml({kb_text}, problems).release();
+    ASSERT_TRUE(problems.empty());
+    for (auto& e : parts.entries) {
+      for (auto& p : e.patterns) {
+        p.planned = true;  // as if planned against the gate below (a wrong plan for alpha)
+        p.gated = true;
+      }
+    }
+    KnowledgeBase kb(std::move(parts.entries), std::move(parts.extractors), "v", std::move(parts.sources));
+    ScanGate gate;
+    gate.literals = {"qqqq"};
+    if (gate_holds_alpha) gate.literals.push_back("alpha");
+    kb.set_gate(gate);
+    for (const auto use : {KbMatcher::ProgramUse::repeated, KbMatcher::ProgramUse::one_pass}) {
+      auto m = KbMatcher::build(kb, problems, {}, use);
+      ASSERT_TRUE(problems.empty());
+      std::string miss;
+      EXPECT_EQ(m->engine_self_test(&miss, true), gate_holds_alpha ? 0u : 1u);
+      EXPECT_EQ(miss, gate_holds_alpha ? "" : "alpha failure 3");
+      EXPECT_EQ(m->match_line("x alpha failure 12 y").size(), 1u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npu_doctor
