@@ -98,6 +98,7 @@ struct Entry {
   Role role = Role::cause;
   std::vector<Category> symptom_of;       // a symptom when a cause of these categories is present
   std::vector<std::string> explains;      // entry ids this hint or cause explains
+  std::vector<std::string> recovers;      // entry ids whose failure this later line shows was overcome
   int priority = 0;                       // tie-break among equally specific findings
   bool any_level = false;                 // keep the severity on INFO/WARNING lines too
   bool matches_logs = true;               // false: raised by an analysis (check, mem...) by id

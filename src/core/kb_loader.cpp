@@ -282,7 +282,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
-                "category", "layer", "severity", "role", "symptom_of", "explains", "priority", "any_level", "matches_logs", "match",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "recovers", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
                 "format_style", "level", "raised_as", "context", "context_signal"},
                "an entry");
@@ -350,6 +350,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   e.explains = r.string_list(n["explains"], "explains");
+  e.recovers = r.string_list(n["recovers"], "recovers");
   if (const YAML::Node ctx = n["context"]; ctx.IsDefined()) {
     if (!ctx.IsSequence()) {
       fail(ctx, "context must be a list of {near: regex, means: entry id}");
@@ -787,6 +788,15 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
       if (entry_index.find(id) == entry_index.end()) {
         problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
       }
+    }
+    for (const auto& id : e.recovers) {
+      if (entry_index.find(id) == entry_index.end()) {
+        problems.push_back({e.source.file, e.source.line, "recovers unknown entry id '" + id + "'", true});
+      }
+    }
+    // The failures it recovers are read as it: it must never be a root cause itself.
+    if (!e.recovers.empty() && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
+      problems.push_back({e.source.file, e.source.line, "an entry that recovers others must be a hint of severity info or warning", true});
     }
   }
   for (auto& e : entries) {

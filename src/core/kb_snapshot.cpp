@@ -49,6 +49,7 @@ void write_entry(Writer& w, const Entry& e) {
   w.u32(static_cast<uint32_t>(e.symptom_of.size()));
   for (auto c : e.symptom_of) w.u32(static_cast<uint32_t>(c));
   w.strs(e.explains);
+  w.strs(e.recovers);
   w.i64(e.priority);
   w.u32(e.any_level ? 1 : 0);
   w.u32(e.matches_logs ? 1 : 0);
@@ -105,6 +106,7 @@ Entry read_entry(Reader& r) {
   e.symptom_of.resize(r.count());
   for (auto& c : e.symptom_of) c = static_cast<Category>(r.u32() % kCategories);
   e.explains = r.strs();
+  e.recovers = r.strs();
   e.priority = static_cast<int>(r.i64());
   e.any_level = r.u32() != 0;
   e.matches_logs = r.u32() != 0;
@@ -148,7 +150,7 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB08";
+constexpr std::string_view kMagic = "NPUDKB09";
 constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {

@@ -1,6 +1,7 @@
-// Meaning from context (kb-schema.md, `context:`): a finding whose first occurrence has a
-// neighbouring line that one of its entry's context rules names is read as the entry the
-// rule means. Done before the root cause is chosen, so the cause reasoning, the category
+// Meaning from context (kb-schema.md, `context:` and `recovers:`): a finding whose first
+// occurrence has a neighbouring line that one of its entry's context rules names is read as
+// the entry the rule means; a failure that a later line of its input shows was overcome is
+// read as that line's entry. Done before the root cause is chosen, so the cause reasoning, the category
 // and the texts are the contextual meaning's.
 #include "context_meaning.hpp"
 
@@ -20,10 +21,44 @@ bool near(const Regex& re, const Evidence& ev) {
   return any(ev.before) || any(ev.after);
 }
 
+// The last line of `f`'s kept evidence in `input` (0: none there).
+std::size_t last_line_in(const Finding& f, std::size_t input) {
+  std::size_t last = 0;
+  for (const auto& ev : f.evidence) {
+    if (ev.input == input) last = std::max(last, ev.line);
+  }
+  return last;
+}
+
+// The finding whose entry `recovers` f's entry and which occurs in f's input after every
+// occurrence of f kept there: the run overcame the failure (a fallback took over).
+const Finding* recovery_of(const Finding& f, const std::vector<Finding>& findings) {
+  const std::size_t input = f.first().input;
+  const std::size_t failed_last = last_line_in(f, input);
+  for (const auto& r : findings) {
+    if (&r == &f || r.entry == nullptr || r.entry->recovers.empty()) continue;
+    if (std::find(r.entry->recovers.begin(), r.entry->recovers.end(), f.entry->id) == r.entry->recovers.end()) continue;
+    const bool later = std::any_of(r.evidence.begin(), r.evidence.end(),
+                                   [&](const Evidence& ev) { return ev.input == input && ev.line > failed_last; });
+    if (later) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase& kb, std::size_t max_evidence) {
   bool changed = false;
+  // A failure a later line shows was overcome is read as that line's entry (a hint: never a
+  // root cause), so a run that fell back and went on keeps no false root cause.
+  for (auto& f : findings) {
+    if (f.entry == nullptr || f.evidence.empty()) continue;
+    if (const Finding* r = recovery_of(f, findings)) {
+      f.read_from = f.entry;
+      f.entry = r->entry;
+      changed = true;
+    }
+  }
   for (auto& f : findings) {
     if (f.entry == nullptr || f.entry->context.empty() || f.evidence.empty()) continue;
     for (const auto& rule : f.entry->context) {

@@ -258,6 +258,63 @@ TEST(ContextMeaning, ACodeIsReadAsTheEntryItsNeighbouringLineNames) {
   for (const auto& f : b.findings) EXPECT_EQ(f.read_from, nullptr);
 }
 
+// A failure that a later line of the same log shows was overcome (kb-schema.md, `recovers`):
+// a probe that failed and a fallback that worked. Read as the later line's hint, it is not a
+// root cause; before the failure, in another log, or with the failure again after it, the
+// later line changes nothing.
+TEST(ContextMeaning, AFailureALaterLineRecoversIsNoRootCause) {
+  const char* kb_text = R"(schema: npu-doctor/kb/v1
+family: t
+entries:
+  - {id: t.probe-failed, category: driver_firmware_env, layer: driver, match: ['Failed to open the v1 interface'], samples: {match: ['Failed to open the v1 interface']}, title: {en: p, zh: p}, cause: {en: p, zh: p}, remedies: [{en: p, zh: p}]}
+  - {id: t.fallback-ok, category: driver_firmware_env, layer: driver, severity: info, role: hint, recovers: [t.probe-failed], match: ['Opened the v2 interface instead'], samples: {match: ['Opened the v2 interface instead']}, title: {en: f, zh: f}, cause: {en: f, zh: f}, remedies: [{en: f, zh: f}]}
+)";
+  std::vector<KbProblem> problems;
+  const auto kb = testing::kb_from_yaml({kb_text}, problems);
+  ASSERT_TRUE(problems.empty()) << problems.front().message;
+  Diagnoser d(kb, problems);
+  testing::TempDir dir;
+  const std::string failed = "ERROR Failed to open the v1 interface\n";
+  const std::string fallback = "INFO Opened the v2 interface instead\n";
+  const auto root_of = [&](const std::vector<std::string>& logs) -> std::string {
+    DiagnoseOptions o;
+    for (std::size_t i = 0; i < logs.size(); ++i) o.paths.push_back(dir.write("l" + std::to_string(i) + ".log", logs[i]).string());
+    const auto r = d.run(o);
+    return r.root_finding() == nullptr ? "none" : r.root_finding()->entry->id;
+  };
+  EXPECT_EQ(root_of({failed + "x\n" + fallback}), "none");
+  EXPECT_EQ(root_of({fallback + failed}), "t.probe-failed");               // the fallback came first
+  EXPECT_EQ(root_of({failed, fallback}), "t.probe-failed");                // another log
+  EXPECT_EQ(root_of({failed + fallback + failed}), "t.probe-failed");      // failed again after it
+  DiagnoseOptions o;
+  o.paths = {dir.write("r.log", failed + fallback).string()};
+  const auto r = d.run(o);
+  ASSERT_EQ(r.findings.size(), 1u);  // the failure merged into the hint that recovers it
+  EXPECT_EQ(r.findings[0].entry->id, "t.fallback-ok");
+  ASSERT_NE(r.findings[0].read_from, nullptr);
+  EXPECT_EQ(r.findings[0].read_from->id, "t.probe-failed");
+}
+
+TEST(ContextMeaning, OnlyAHintThatNamesRealEntriesMayRecoverThem) {
+  const auto problems_of = [](const std::string& extra) {
+    std::vector<KbProblem> problems;
+    testing::kb_from_yaml({"schema: npu-doctor/kb/v1\nfamily: t\nentries:\n"
+                           "  - {id: t.a, category: other, layer: driver, match: ['aaa'], samples: {match: [aaa]}, title: {en: a, zh: a}, cause: {en: a, zh: a}, remedies: [{en: a, zh: a}]}\n" +
+                           extra},
+                          problems);
+    std::string all;
+    for (const auto& p : problems) all += p.message + "\n";
+    return all;
+  };
+  EXPECT_EQ(problems_of("  - {id: t.b, category: other, layer: driver, severity: info, role: hint, recovers: [t.a], match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n"), "");
+  EXPECT_NE(problems_of("  - {id: t.b, category: other, layer: driver, severity: info, role: hint, recovers: [t.zzz], match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n")
+                .find("recovers unknown entry id 't.zzz'"),
+            std::string::npos);
+  EXPECT_NE(problems_of("  - {id: t.b, category: other, layer: driver, recovers: [t.a], match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n")
+                .find("must be a hint"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace npu_doctor
 
