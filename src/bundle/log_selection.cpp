@@ -133,9 +133,11 @@ struct Walker {
     return false;
   }
 
-  void walk(const std::string& path, const std::string& shown) {
+  // `location`: a path named on the command line or a default location, followed when it is
+  // a symbolic link (~/ascend/log is often one); links met inside are not (no loops).
+  void walk(const std::string& path, const std::string& shown, bool location = false) {
     std::error_code ec;
-    const auto status = fs::symlink_status(path, ec);
+    const auto status = location ? fs::status(path, ec) : fs::symlink_status(path, ec);
     if (ec || !fs::is_directory(status)) {
       file(path, shown, false);
       return;
@@ -242,14 +244,14 @@ LogSelection select_logs(const std::vector<std::string>& explicit_paths, const s
       sel.skipped.push_back({abs, "no such file or directory"});
       continue;
     }
-    w.walk(abs, abs);
+    w.walk(abs, abs, true);
   }
   for (const auto& d : defaults) {
     const std::string real = join_root(root, d);
     std::error_code ec;
     if (!fs::exists(real, ec)) continue;
     sel.searched.push_back(d);
-    w.walk(real, d);
+    w.walk(real, d, true);
   }
   w.take_links();
   std::uint64_t used = 0;

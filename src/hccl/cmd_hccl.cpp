@@ -143,9 +143,15 @@ int run_env(const GlobalOptions& g, const EnvArgs& a) {
   }
   std::vector<InputProblem> unreadable;
   std::vector<EnvFile> files;
-  for (auto& in : read_all(a.paths, kMaxEnvFile, unreadable)) {
+  // One file read at a time, keeping only the variables the check reads.
+  for (const auto& path : expand_or_report(a.paths, unreadable)) {
+    const InputText in = read_input(path, kMaxEnvFile);
+    if (!in.ok()) {
+      report_unreadable(path, in.error, unreadable);
+      continue;
+    }
     std::string error;
-    auto f = parse_env_file(in.path, in.text, &error);
+    auto f = parse_env_file(in.path, in.text, &error, is_checked_variable);
     if (!f) {
       std::cerr << "npu-doctor: " << in.path << ": " << error << "\n";
       unreadable.push_back({in.path, error});

@@ -76,7 +76,7 @@ class EnvChecker {
     if (s.host.empty()) {
       if (const EnvVar* h = f.find("HOSTNAME")) s.host = std::string(trim(h->value));
     }
-    s.variables = f.vars.size();
+    s.variables = f.variable_count();
     if (const EnvVar* r = f.find("RANK")) s.rank = std::string(trim(r->value));
     else if (const EnvVar* r2 = f.find("RANK_ID")) s.rank = std::string(trim(r2->value));
     report_.files.push_back(std::move(s));
@@ -340,6 +340,10 @@ std::string format_ranges(std::vector<long long> values) {
 
 EnvReport check_env_files(const std::vector<EnvFile>& files, const KnowledgeBase& kb) {
   return EnvChecker(files, kb).run(kb);
+}
+
+bool is_checked_variable(std::string_view name) {
+  return name == "HOSTNAME" || is_captured_variable(name) || scope_of(name).has_value() || find_var_spec(name) != nullptr;
 }
 
 }  // namespace npu_doctor::hccl

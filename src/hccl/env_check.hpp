@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "env_file.hpp"
@@ -69,6 +70,9 @@ struct EnvReport {
 inline constexpr long long kMinSensibleExecTimeout = 600;  // below: a checkpoint save on one rank times the others out
 
 EnvReport check_env_files(const std::vector<EnvFile>& files, const KnowledgeBase& kb);
+// The variables check_env_files reads (parse_env_file's `keep`): HCCL's and the launchers'
+// (compared, validated, rank coverage) and HOSTNAME; the rest of a dump is only counted.
+bool is_checked_variable(std::string_view name);
 
 // "0-3,5,7-9"
 std::string format_ranges(std::vector<long long> values);

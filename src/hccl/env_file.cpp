@@ -134,7 +134,8 @@ const EnvVar* EnvFile::find(std::string_view name) const {
   return nullptr;
 }
 
-std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, std::string* error) {
+std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, std::string* error,
+                                      const std::function<bool(std::string_view)>& keep) {
   EnvFile f;
   f.path = std::move(path);
   auto fail = [&](std::string why) -> std::optional<EnvFile> {
@@ -142,6 +143,11 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
     return std::nullopt;
   };
   VarSetter vars(f);
+  const auto kept = [&](std::string_view name) {
+    if (!keep || keep(name)) return true;
+    ++f.others;
+    return false;
+  };
   if (text.find('\0') != std::string_view::npos) {
     // /proc/<pid>/environ: NAME=value entries separated by NUL bytes.
     f.format = EnvFormat::environ;
@@ -154,16 +160,18 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
         ++f.skipped_lines;
         continue;
       }
+      if (!kept(entry.substr(0, eq))) continue;
       vars.set({std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)), n, sanitize_line(utf8_prefix(entry, 512))});
     }
     vars.finish();
-    if (f.vars.empty()) return fail("no NAME=value entries in this NUL-separated file");
+    if (f.variable_count() == 0) return fail("no NAME=value entries in this NUL-separated file");
     return f;
   }
   if (looks_binary(text.substr(0, 65536))) return fail("binary data, not an environment listing");
 
   bool any_export = false;
   bool previous_was_env_line = false;
+  bool previous_was_kept = false;  // a continuation line belongs to a kept variable
   std::size_t number = 0;
   for (std::string_view line : checks::split(text, '\n')) {
     ++number;
@@ -174,7 +182,7 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
       continue;
     }
     if (t.front() == '#') {
-      if (f.vars.empty() && t.starts_with(kCaptureHeader)) {
+      if (f.variable_count() == 0 && t.starts_with(kCaptureHeader)) {
         f.format = EnvFormat::capture;
         f.host = header_field(t, "host");
       }
@@ -183,19 +191,20 @@ std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, s
     }
     if (auto a = parse_assignment(line)) {
       any_export = any_export || a->exported;
-      vars.set({a->name, a->value, number, sanitize_line(utf8_prefix(line, 512))});
       previous_was_env_line = !a->exported;
+      previous_was_kept = kept(a->name);
+      if (previous_was_kept) vars.set({a->name, a->value, number, sanitize_line(utf8_prefix(line, 512))});
       continue;
     }
     // `env` prints a value with a newline over several lines: continue the last value.
-    if (previous_was_env_line && !f.vars.empty()) {
-      f.vars.back().value += "\n" + std::string(line);
+    if (previous_was_env_line && f.variable_count() > 0) {
+      if (previous_was_kept) f.vars.back().value += "\n" + std::string(line);
       continue;
     }
     ++f.skipped_lines;
   }
   vars.finish();
-  if (f.vars.empty()) {
+  if (f.variable_count() == 0) {
     return fail("no NAME=value lines (expected `env` output, `export NAME=value` lines or /proc/<pid>/environ)");
   }
   if (f.format != EnvFormat::capture && any_export) f.format = EnvFormat::exports;

@@ -4,6 +4,7 @@
 // /proc/<pid>/environ (NUL-separated), or a capture written by `hccl env --capture`.
 // Pure: text in, variables with their line numbers out.
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,14 +27,20 @@ struct EnvFile {
   std::string path;
   EnvFormat format = EnvFormat::env;
   std::vector<EnvVar> vars;       // in file order; a name assigned twice keeps the last
+  std::size_t others = 0;         // assignments of variables left out by parse_env_file's `keep`
   std::string host;               // from a capture header ("host=node-1"), else empty
   std::size_t skipped_lines = 0;  // lines that are neither assignments nor comments
 
   const EnvVar* find(std::string_view name) const;
+  // The variables the file assigns: those kept, and the assignments of the others.
+  std::size_t variable_count() const { return vars.size() + others; }
 };
 
-// nullopt (with `error`) when the text has no assignment at all or is binary.
-std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, std::string* error = nullptr);
+// nullopt (with `error`) when the text has no assignment at all or is binary. `keep` (when
+// given) says which variables to keep; the others are only counted, so a dump of hundreds of
+// thousands of variables costs no more memory than the few a check reads.
+std::optional<EnvFile> parse_env_file(std::string path, std::string_view text, std::string* error = nullptr,
+                                      const std::function<bool(std::string_view)>& keep = nullptr);
 
 // The variables `hccl env --capture` keeps: what launchers and HCCL read (HCCL_*,
 // ASCEND_*, RANK*, WORLD_SIZE, MASTER_*, LOCAL_*, NODE_RANK ...); nothing else, so that

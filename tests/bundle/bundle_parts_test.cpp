@@ -115,6 +115,28 @@ TEST(BundleLogs, LinksAndOverlappingLocationsGiveEachFileOnce) {
   for (const auto& k : s.skipped) ADD_FAILURE() << k.item << ": " << k.reason;
 }
 
+// A location that is a symbolic link to a directory (a path given with --logs, a default
+// location such as ~/ascend/log moved to a data disk) is followed; links to directories met
+// inside are not (no loops), and say so.
+TEST(BundleLogs, ALocationThatIsALinkToADirectoryIsFollowed) {
+  TempDir t;
+  t.write("data/plog/p.log", "p\n");
+  t.write("disk/log/q.log", "q\n");
+  fs::create_symlink(t.path() / "data", t.path() / "linked");
+  fs::create_symlink(t.path() / "data", t.path() / "data/loop");
+  fs::create_directories(t.path() / "root/home/ascend");
+  fs::create_symlink(t.path() / "disk/log", t.path() / "root/home/ascend/log");
+  const std::string linked = (t.path() / "linked").string();
+  const auto s = select_logs({linked}, {"/home/ascend/log"}, (t.path() / "root").string(), std::nullopt, 1 << 20);
+  std::vector<std::string> shown;
+  for (const auto& f : s.files) shown.push_back(f.shown);
+  std::sort(shown.begin(), shown.end());
+  EXPECT_EQ(shown, (std::vector<std::string>{"/home/ascend/log/q.log", linked + "/plog/p.log"}));
+  ASSERT_EQ(s.skipped.size(), 1u);
+  EXPECT_EQ(s.skipped[0].item, linked + "/loop");
+  EXPECT_EQ(s.skipped[0].reason, "symbolic link to a directory (not followed)");
+}
+
 // A folder of thousands of old logs left out for the cap: the report lists the first of
 // them and counts the rest in one item.
 TEST(BundleLogs, FilesLeftOutByTheThousandAreListedThenCounted) {

@@ -106,5 +106,28 @@ TEST(HcclEnvFile, ANameAssignedAgainKeepsItsLastValueAtItsLastPlace) {
   EXPECT_EQ(environ->vars[1].value, "3");
 }
 
+// `hccl env` keeps only the variables it checks: the others are counted, their continuation
+// lines dropped with them, and a dump of nothing but other variables is still a dump.
+TEST(HcclEnvFile, VariablesNotKeptAreCountedNotStored) {
+  const auto keep = [](std::string_view name) { return name.starts_with("HCCL_"); };
+  const auto f = parse_env_file("a.env", "PATH=/usr/bin\nMOTD=line one\nline two\nHCCL_IF_IP=10.0.0.1\nHCCL_X=a\nb\n", nullptr, keep);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->vars.size(), 2u);
+  EXPECT_EQ(f->others, 2u);
+  EXPECT_EQ(f->variable_count(), 4u);
+  EXPECT_EQ(f->find("PATH"), nullptr);
+  EXPECT_EQ(f->find("HCCL_IF_IP")->value, "10.0.0.1");  // "line two" went with MOTD
+  EXPECT_EQ(f->find("HCCL_X")->value, "a\nb");
+  EXPECT_EQ(f->skipped_lines, 0u);
+  const auto environ = parse_env_file("environ", std::string("PATH=/bin\0HCCL_BUFFSIZE=200\0", 28), nullptr, keep);
+  ASSERT_TRUE(environ);
+  EXPECT_EQ(environ->variable_count(), 2u);
+  ASSERT_EQ(environ->vars.size(), 1u);
+  const auto others_only = parse_env_file("b.env", "PATH=/usr/bin\nHOME=/root\n", nullptr, keep);
+  ASSERT_TRUE(others_only);
+  EXPECT_TRUE(others_only->vars.empty());
+  EXPECT_EQ(others_only->variable_count(), 2u);
+}
+
 }  // namespace
 }  // namespace npu_doctor::hccl
