@@ -784,16 +784,15 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     }
   }
   for (const auto& e : entries) {
-    for (const auto& id : e.explains) {
-      if (entry_index.find(id) == entry_index.end()) {
-        problems.push_back({e.source.file, e.source.line, "explains unknown entry id '" + id + "'", true});
+    const auto known_ids = [&](const std::vector<std::string>& ids, const char* field) {
+      for (const auto& id : ids) {
+        if (entry_index.find(id) == entry_index.end()) {
+          problems.push_back({e.source.file, e.source.line, std::string(field) + " unknown entry id '" + id + "'", true});
+        }
       }
-    }
-    for (const auto& id : e.recovers) {
-      if (entry_index.find(id) == entry_index.end()) {
-        problems.push_back({e.source.file, e.source.line, "recovers unknown entry id '" + id + "'", true});
-      }
-    }
+    };
+    known_ids(e.explains, "explains");
+    known_ids(e.recovers, "recovers");
     // The failures it recovers are read as it: it must never be a root cause itself.
     if (!e.recovers.empty() && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
       problems.push_back({e.source.file, e.source.line, "an entry that recovers others must be a hint of severity info or warning", true});

@@ -468,7 +468,7 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
   if (thorough) {
     // Only samples the second stage recognises must pass (a sample of a pattern that failed
     // to compile is reported elsewhere). Recognising every sample decodes most of the
-    // catalogue and compiles most patterns: what was made is let go every few thousand
+    // catalogue and compiles most patterns: what was made is let go every few hundred
     // entries (the thorough test is `kb lint`'s, on one thread), or it would all stay
     // (hundreds of MiB of programs).
     const auto add_recognised = [&](const std::vector<std::string>& samples) {

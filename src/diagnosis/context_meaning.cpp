@@ -1,8 +1,8 @@
 // Meaning from context (kb-schema.md, `context:` and `recovers:`): a finding whose first
 // occurrence has a neighbouring line that one of its entry's context rules names is read as
 // the entry the rule means; a failure that a later line of its input shows was overcome is
-// read as that line's entry. Done before the root cause is chosen, so the cause reasoning, the category
-// and the texts are the contextual meaning's.
+// read as that line's entry. Done before the root cause is chosen, so the cause reasoning,
+// the category and the texts are the contextual meaning's.
 #include "context_meaning.hpp"
 
 #include <algorithm>
@@ -50,14 +50,19 @@ const Finding* recovery_of(const Finding& f, const std::vector<Finding>& finding
 void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase& kb, std::size_t max_evidence) {
   bool changed = false;
   // A failure a later line shows was overcome is read as that line's entry (a hint: never a
-  // root cause), so a run that fell back and went on keeps no false root cause.
-  for (auto& f : findings) {
+  // root cause), so a run that fell back and went on keeps no false root cause. Decided for
+  // every finding before any is re-read, so a re-read failure never stands as a recovery.
+  std::vector<const Entry*> recovered_as(findings.size(), nullptr);
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
     if (f.entry == nullptr || f.evidence.empty()) continue;
-    if (const Finding* r = recovery_of(f, findings)) {
-      f.read_from = f.entry;
-      f.entry = r->entry;
-      changed = true;
-    }
+    if (const Finding* r = recovery_of(f, findings)) recovered_as[i] = r->entry;
+  }
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (recovered_as[i] == nullptr) continue;
+    findings[i].read_from = findings[i].entry;
+    findings[i].entry = recovered_as[i];
+    changed = true;
   }
   for (auto& f : findings) {
     if (f.entry == nullptr || f.entry->context.empty() || f.evidence.empty()) continue;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <iostream>
 
 #include "env_check.hpp"
@@ -69,18 +70,25 @@ void report_unreadable(const std::string& path, const std::string& error, std::v
   unreadable.push_back({path, error});
 }
 
-// Reads every input whole; the unreadable ones are reported on stderr and kept for the report.
-std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
-                                std::vector<InputProblem>& unreadable) {
-  std::vector<InputText> out;
+// Reads each input whole, one at a time, and hands it to `use`; the unreadable ones are
+// reported on stderr and kept for the report.
+void for_each_input(const std::vector<std::string>& paths, std::size_t cap, std::vector<InputProblem>& unreadable,
+                    const std::function<void(InputText&)>& use) {
   for (const auto& f : expand_or_report(paths, unreadable)) {
     InputText in = read_input(f, cap);
     if (!in.ok()) {
       report_unreadable(f, in.error, unreadable);
       continue;
     }
-    out.push_back(std::move(in));
+    use(in);
   }
+}
+
+// Every input read whole, kept together.
+std::vector<InputText> read_all(const std::vector<std::string>& paths, std::size_t cap,
+                                std::vector<InputProblem>& unreadable) {
+  std::vector<InputText> out;
+  for_each_input(paths, cap, unreadable, [&](InputText& in) { out.push_back(std::move(in)); });
   return out;
 }
 
@@ -144,21 +152,15 @@ int run_env(const GlobalOptions& g, const EnvArgs& a) {
   std::vector<InputProblem> unreadable;
   std::vector<EnvFile> files;
   // One file read at a time, keeping only the variables the check reads.
-  for (const auto& path : expand_or_report(a.paths, unreadable)) {
-    const InputText in = read_input(path, kMaxEnvFile);
-    if (!in.ok()) {
-      report_unreadable(path, in.error, unreadable);
-      continue;
-    }
+  for_each_input(a.paths, kMaxEnvFile, unreadable, [&](const InputText& in) {
     std::string error;
     auto f = parse_env_file(in.path, in.text, &error, is_checked_variable);
     if (!f) {
-      std::cerr << "npu-doctor: " << in.path << ": " << error << "\n";
-      unreadable.push_back({in.path, error});
-      continue;
+      report_unreadable(in.path, error, unreadable);
+      return;
     }
     files.push_back(std::move(*f));
-  }
+  });
   if (files.empty()) {
     std::cerr << "npu-doctor: " << msg(ui::Key::error_hccl_env_none_read) << "\n";
     return kUsage;

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +36,24 @@ std::filesystem::path TempDir::write(const std::string& relative, const std::str
   std::ofstream out(p, std::ios::binary);
   out << content;
   return p;
+}
+
+ReadOnlyMapping::ReadOnlyMapping(const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      data_ = static_cast<const char*>(p);
+      size_ = static_cast<std::size_t>(st.st_size);
+    }
+  }
+  ::close(fd);
+}
+
+ReadOnlyMapping::~ReadOnlyMapping() {
+  if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
 }
 
 long StringStream::read(char* buf, std::size_t n) {

@@ -3,6 +3,7 @@
 // knowledge bases written as YAML, and running the real binary.
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "input_source.hpp"
@@ -23,6 +24,21 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// A whole file mapped read-only and private, as the binary's knowledge base is (empty
+// bytes() when it cannot be mapped); unmapped when the object goes out of scope.
+class ReadOnlyMapping {
+ public:
+  explicit ReadOnlyMapping(const std::filesystem::path& file);
+  ~ReadOnlyMapping();
+  ReadOnlyMapping(const ReadOnlyMapping&) = delete;
+  ReadOnlyMapping& operator=(const ReadOnlyMapping&) = delete;
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 // A ByteStream over a string, returning at most `chunk` bytes per read.

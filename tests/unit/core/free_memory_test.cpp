@@ -2,10 +2,6 @@
 // (kb lint's pass over the whole embedded snapshot relies on it to stay under 64 MiB).
 #include "free_memory.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -41,22 +37,16 @@ TEST(ReleaseMappedPages, ResidentPagesGoAndTheBytesReadTheSameAfter) {
   testing::TempDir dir;
   std::string content(std::size_t{8} << 20, '\0');
   for (std::size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>('a' + i % 23);
-  const auto path = dir.write("data.bin", content);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  void* p = ::mmap(nullptr, content.size(), PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  ASSERT_NE(p, MAP_FAILED);
-  const std::string_view bytes(static_cast<const char*>(p), content.size());
+  const testing::ReadOnlyMapping mapped(dir.write("data.bin", content));
+  const std::string_view bytes = mapped.bytes();
   ASSERT_EQ(bytes, content);  // every page touched
-  const long before = resident_kib(p);
+  const long before = resident_kib(bytes.data());
   EXPECT_GE(before, 8 * 1024 - 64) << "the whole mapping was read";
 
   release_mapped_pages(bytes.substr(100));  // the first, partial page stays
-  const long after = resident_kib(p);
+  const long after = resident_kib(bytes.data());
   EXPECT_LE(after, 128) << "before: " << before << " KiB";
   EXPECT_EQ(bytes, content);  // read again from the file
-  ::munmap(p, content.size());
 }
 
 TEST(ReleaseMappedPages, NothingHappensToBytesSmallerThanAPage) {

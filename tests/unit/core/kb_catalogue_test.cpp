@@ -1,9 +1,5 @@
 // Catalogue entries (docs/kb-messages.md): formats become patterns, error-level-only
 // recognition, provenance, category texts, and precedence below hand-written knowledge.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include "kb_matcher.hpp"
@@ -183,12 +179,12 @@ TEST(KbCatalogue, TheSnapshotKeepsCatalogueFieldsAndTheGate) {
 namespace npu_doctor {
 namespace {
 
-// A snapshot keeps planned catalogue entries in its catalogue section, read in place: not
-// decoded at load, matched through their records, decoded when a line matches them.
-TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
+// The test catalogue with the curated entry and the category texts, planned against a gate
+// of "timeout" and the error markers, as the knowledge-base compiler plans the shipped base.
+KnowledgeBase planned_catalogue() {
   std::vector<KbProblem> problems;
   KnowledgeBase yaml = testing::kb_from_yaml({kCatalogue, kCategories, kCurated}, problems);
-  ASSERT_TRUE(problems.empty());
+  EXPECT_TRUE(problems.empty());
   auto parts = std::move(yaml).release();
   ScanGate gate;
   gate.literals = {"timeout"};
@@ -196,6 +192,14 @@ TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
   plan_patterns(parts.entries, parts.extractors, gate, false);
   KnowledgeBase planned(std::move(parts.entries), std::move(parts.extractors), "v", std::move(parts.sources));
   planned.set_gate(gate);
+  return planned;
+}
+
+// A snapshot keeps planned catalogue entries in its catalogue section, read in place: not
+// decoded at load, matched through their records, decoded when a line matches them.
+TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
+  std::vector<KbProblem> problems;
+  const KnowledgeBase planned = planned_catalogue();
   const auto kb = read_kb_snapshot_copy(write_kb_snapshot(planned));
   ASSERT_TRUE(kb);
   ASSERT_NE(kb->catalogue(), nullptr);
@@ -225,42 +229,25 @@ TEST(KbCatalogue, ASnapshotsCatalogueIsReadInPlaceAndDecodedWhenMatched) {
 // one pass (programs without machine code, let go with the entries) finds the same after.
 TEST(KbCatalogue, AMappedCatalogueReadsTheSameAfterItsPagesAreGivenBack) {
   std::vector<KbProblem> problems;
-  KnowledgeBase yaml = testing::kb_from_yaml({kCatalogue, kCategories, kCurated}, problems);
-  ASSERT_TRUE(problems.empty());
-  auto parts = std::move(yaml).release();
-  ScanGate gate;
-  gate.literals = {"timeout"};
-  gate.error_markers = true;
-  plan_patterns(parts.entries, parts.extractors, gate, false);
-  KnowledgeBase planned(std::move(parts.entries), std::move(parts.extractors), "v", std::move(parts.sources));
-  planned.set_gate(gate);
+  const KnowledgeBase planned = planned_catalogue();
   testing::TempDir dir;
-  const std::string bytes = write_kb_snapshot(planned);
-  const auto path = dir.write("kb.snapshot", bytes);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  void* p = ::mmap(nullptr, bytes.size(), PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  ASSERT_NE(p, MAP_FAILED);
-  {
-    const auto kb = read_kb_snapshot({static_cast<const char*>(p), bytes.size()}, nullptr,
-                                     Catalogue::Bytes::read_only_mapping);
-    ASSERT_TRUE(kb);
-    for (const auto use : {KbMatcher::ProgramUse::repeated, KbMatcher::ProgramUse::one_pass}) {
-      auto m = KbMatcher::build(*kb, problems, {}, use);
-      ASSERT_TRUE(problems.empty());
-      for (int round = 0; round < 2; ++round) {
-        const auto hits = m->match_line("[ERROR] HCCL(1,python):x wait timeout, id[3]");
-        ASSERT_EQ(hits.size(), 1u) << round;
-        EXPECT_EQ(hits[0].entry->id, "src-x.wait");
-        EXPECT_EQ(hits[0].entry->format, "wait timeout, id[%u]");
-        m->forget_made();  // lets go of the entry and gives the catalogue's pages back
-      }
-      std::string miss;
-      EXPECT_EQ(m->engine_self_test(&miss, true), 0u) << miss;
+  const testing::ReadOnlyMapping mapped(dir.write("kb.snapshot", write_kb_snapshot(planned)));
+  ASSERT_FALSE(mapped.bytes().empty());
+  const auto kb = read_kb_snapshot(mapped.bytes(), nullptr, Catalogue::Bytes::read_only_mapping);
+  ASSERT_TRUE(kb);
+  for (const auto use : {KbMatcher::ProgramUse::repeated, KbMatcher::ProgramUse::one_pass}) {
+    auto m = KbMatcher::build(*kb, problems, {}, use);
+    ASSERT_TRUE(problems.empty());
+    for (int round = 0; round < 2; ++round) {
+      const auto hits = m->match_line("[ERROR] HCCL(1,python):x wait timeout, id[3]");
+      ASSERT_EQ(hits.size(), 1u) << round;
+      EXPECT_EQ(hits[0].entry->id, "src-x.wait");
+      EXPECT_EQ(hits[0].entry->format, "wait timeout, id[%u]");
+      m->forget_made();  // lets go of the entry and gives the catalogue's pages back
     }
+    std::string miss;
+    EXPECT_EQ(m->engine_self_test(&miss, true), 0u) << miss;
   }
-  ::munmap(p, bytes.size());
 }
 
 }  // namespace
