@@ -216,6 +216,15 @@ class KnowledgeBase {
   };
   Parts release() &&;
 
+  // Texts left in a snapshot (read_kb_snapshot's EntryTexts::deferred, KbLoadOptions::defer_texts):
+  // entries() then hold no title, cause, remedies, references, samples or seed row, except
+  // the categories' (every entry may show those); with_texts() decodes one entry's.
+  using TextDecoder = bool (*)(std::string_view block, Entry& e);
+  void defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner, TextDecoder decode);
+  // `e` with its texts: `e` itself, or when its texts were deferred a copy decoded on first
+  // use and kept with the knowledge base (thread-safe).
+  const Entry& with_texts(const Entry& e) const;
+
   // An entry by its id as text: an id from a file, a user's query. Null when there is none.
   const Entry* find_id(std::string_view id) const;
   // An entry that code raises by name (kb_id::..., generated from kb/*.yaml). Every built-in
@@ -246,6 +255,11 @@ class KnowledgeBase {
   std::map<std::string, std::size_t, std::less<>> by_code_;  // "<ns>:<code>" -> entry index
   std::map<std::string, std::vector<std::size_t>, std::less<>> fallbacks_;  // ns -> range/prefix entries
   std::map<std::string, std::size_t, std::less<>> by_name_;  // symbolic name of a code entry -> index
+  struct DeferredTexts;
+  std::shared_ptr<DeferredTexts> deferred_;  // null: every entry's texts are decoded
+  // Points `e` at its category's texts when it has no cause or remedies of its own.
+  void link_category_texts(Entry& e) const;
+  void decode_deferred_texts();  // all of them, before the entries are given away
 };
 
 // The id of the entry holding a category's general cause and remedies (kb/categories.yaml).
@@ -261,6 +275,7 @@ struct KbProblem {
 
 struct KbLoadOptions {
   bool embedded = true;                  // include the knowledge base built into the binary
+  bool defer_texts = false;              // leave the snapshot's entry texts for with_texts() (explain)
   std::vector<std::string> builtin_paths;  // .yaml files loaded as shipped files (the build's kbc)
   std::vector<std::string> user_paths;   // directories or files (*.yaml) that add or override
 };

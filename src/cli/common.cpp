@@ -73,8 +73,9 @@ std::string system_kb_dir() {
   return std::string(kSystemKbDir);
 }
 
-std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err) {
+std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err, bool defer_texts) {
   KbLoadOptions opts;
+  opts.defer_texts = defer_texts;
   // The site's files first, so that --kb and NPU_DOCTOR_KB_PATH override them; only when
   // there is one (layering files costs the snapshot's fast start).
   if (const std::string site = system_kb_dir(); !site.empty() && !kb_files_in(site).empty()) {

@@ -60,8 +60,8 @@ int run_app(CLI::App& app, int argc, char** argv, const int& exit_code);
 
 // Loads the built-in knowledge base plus the site's (system_kb_dir(), when it holds
 // *.yaml files) and the user's; prints problems with user files to stderr (a user's
-// broken entry is left out, the rest still works).
-std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err);
+// broken entry is left out, the rest still works). `defer_texts`: see KbLoadOptions (explain).
+std::unique_ptr<KnowledgeBase> load_kb(const GlobalOptions& g, std::ostream& err, bool defer_texts = false);
 
 // The site's knowledge-base overrides directory read by every command:
 // $NPU_DOCTOR_SYSTEM_KB_DIR when set (empty: none), else the build's default

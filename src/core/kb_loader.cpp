@@ -700,7 +700,8 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
   if (options.embedded) {
     for (const auto& f : snapshot_files) {
       // Both homes of a snapshot are read-only file mappings (.rodata, or map_file_forever).
-      auto snapshot = read_kb_snapshot(f.content, nullptr, Catalogue::Bytes::read_only_mapping);
+      auto snapshot = read_kb_snapshot(f.content, nullptr, Catalogue::Bytes::read_only_mapping,
+                                       options.defer_texts ? EntryTexts::deferred : EntryTexts::decoded);
       if (!snapshot) {
         problems.push_back({std::string(f.name), 0, "the built-in knowledge base is damaged; rebuild npu-doctor", true});
         continue;

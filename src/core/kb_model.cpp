@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <mutex>
 
 #include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/knowledge_base.hpp"
@@ -93,17 +94,68 @@ KnowledgeBase::KnowledgeBase(std::vector<Entry> entries, std::vector<Extractor> 
     }
     if (!entries_[i].name.empty() && !entries_[i].codes.empty()) by_name_.emplace(entries_[i].name, i);
   }
+  for (auto& e : entries_) link_category_texts(e);
+}
+
+void KnowledgeBase::link_category_texts(Entry& e) const {
   // Entries without a cause or remedies of their own show their category's general texts
   // (kb/categories.yaml: "category.<name>"). The pointers stay valid: entries_ never grows.
-  for (auto& e : entries_) {
-    e.texts_from = nullptr;
-    if (!e.cause.en.empty() && !e.remedies.empty()) continue;
-    auto it = by_id_.find(category_entry_id(e.category));
-    if (it != by_id_.end() && &entries_[it->second] != &e) e.texts_from = &entries_[it->second];
+  e.texts_from = nullptr;
+  if (!e.cause.en.empty() && !e.remedies.empty()) return;
+  auto it = by_id_.find(category_entry_id(e.category));
+  if (it != by_id_.end() && entries_[it->second].id != e.id) e.texts_from = &entries_[it->second];
+}
+
+struct KnowledgeBase::DeferredTexts {
+  std::vector<std::string_view> blocks;  // per entry; empty once decoded in place
+  std::shared_ptr<const void> owner;     // keeps the blocks' bytes
+  TextDecoder decode = nullptr;
+  std::mutex mutex;
+  std::map<std::size_t, std::unique_ptr<Entry>> decoded;  // entry index -> the entry with its texts
+};
+
+void KnowledgeBase::defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner, TextDecoder decode) {
+  if (blocks.size() != entries_.size() || decode == nullptr) return;
+  deferred_ = std::make_shared<DeferredTexts>();
+  deferred_->blocks = std::move(blocks);
+  deferred_->owner = std::move(owner);
+  deferred_->decode = decode;
+  // The categories' texts now: any entry, a catalogue one too, may show them.
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (!entries_[i].id.starts_with("category.")) continue;
+    decode(deferred_->blocks[i], entries_[i]);
+    deferred_->blocks[i] = {};
   }
+  for (auto& e : entries_) link_category_texts(e);
+}
+
+const Entry& KnowledgeBase::with_texts(const Entry& e) const {
+  if (!deferred_) return e;
+  const std::less<const Entry*> before;
+  if (entries_.empty() || before(&e, entries_.data()) || !before(&e, entries_.data() + entries_.size())) return e;
+  const auto i = static_cast<std::size_t>(&e - entries_.data());
+  if (deferred_->blocks[i].empty()) return e;
+  const std::lock_guard lock(deferred_->mutex);
+  std::unique_ptr<Entry>& full = deferred_->decoded[i];
+  if (!full) {
+    full = std::make_unique<Entry>(e);
+    deferred_->decode(deferred_->blocks[i], *full);  // a damaged block leaves what it read
+    link_category_texts(*full);
+  }
+  return *full;
+}
+
+void KnowledgeBase::decode_deferred_texts() {
+  if (!deferred_) return;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (!deferred_->blocks[i].empty()) deferred_->decode(deferred_->blocks[i], entries_[i]);
+  }
+  deferred_.reset();
+  for (auto& e : entries_) link_category_texts(e);
 }
 
 KnowledgeBase::Parts KnowledgeBase::release() && {
+  decode_deferred_texts();
   by_id_.clear();
   by_code_.clear();
   fallbacks_.clear();

@@ -55,21 +55,23 @@ void write_entry(Writer& w, const Entry& e) {
   w.u32(e.matches_logs ? 1 : 0);
   w.u32(static_cast<uint32_t>(e.patterns.size()));
   for (const auto& p : e.patterns) write_pattern(w, p);
-  w.text(e.title);
-  w.text(e.cause);
-  w.u32(static_cast<uint32_t>(e.remedies.size()));
-  for (const auto& r : e.remedies) w.text(r);
-  w.strs(e.references);
-  w.strs(e.samples_match);
-  w.strs(e.samples_no_match);
-  w.u32(e.seed ? 1 : 0);
+  Writer texts;
+  texts.text(e.title);
+  texts.text(e.cause);
+  texts.u32(static_cast<uint32_t>(e.remedies.size()));
+  for (const auto& r : e.remedies) texts.text(r);
+  texts.strs(e.references);
+  texts.strs(e.samples_match);
+  texts.strs(e.samples_no_match);
+  texts.u32(e.seed ? 1 : 0);
   if (e.seed) {
-    w.str(e.seed->name);
-    w.str(e.seed->range);
-    w.str(e.seed->examples);
-    w.str(e.seed->cause);
-    w.str(e.seed->remedy);
+    texts.str(e.seed->name);
+    texts.str(e.seed->range);
+    texts.str(e.seed->examples);
+    texts.str(e.seed->cause);
+    texts.str(e.seed->remedy);
   }
+  w.str(texts.take());
   w.str(e.source.file);
   w.u32(static_cast<uint32_t>(e.source.line));
   w.u32(static_cast<uint32_t>(e.origin));
@@ -84,7 +86,28 @@ void write_entry(Writer& w, const Entry& e) {
   for (const auto& p : e.context_signal) write_pattern(w, p);
 }
 
-Entry read_entry(Reader& r) {
+bool read_entry_texts(std::string_view block, Entry& e) {
+  Reader r(block);
+  e.title = r.text();
+  e.cause = r.text();
+  e.remedies.resize(r.count());
+  for (auto& t : e.remedies) t = r.text();
+  e.references = r.strs();
+  e.samples_match = r.strs();
+  e.samples_no_match = r.strs();
+  if (r.u32() != 0) {
+    SeedRow s;
+    s.name = r.str();
+    s.range = r.str();
+    s.examples = r.str();
+    s.cause = r.str();
+    s.remedy = r.str();
+    e.seed = s;
+  }
+  return r.ok() && r.at_end();
+}
+
+Entry read_entry(Reader& r, std::string_view* texts) {
   constexpr uint32_t kCategories = 12, kSeverities = 4, kRoles = 4;
   Entry e;
   e.id = r.str();
@@ -112,22 +135,9 @@ Entry read_entry(Reader& r) {
   e.matches_logs = r.u32() != 0;
   e.patterns.resize(r.count());
   for (auto& p : e.patterns) p = read_pattern(r);
-  e.title = r.text();
-  e.cause = r.text();
-  e.remedies.resize(r.count());
-  for (auto& t : e.remedies) t = r.text();
-  e.references = r.strs();
-  e.samples_match = r.strs();
-  e.samples_no_match = r.strs();
-  if (r.u32() != 0) {
-    SeedRow s;
-    s.name = r.str();
-    s.range = r.str();
-    s.examples = r.str();
-    s.cause = r.str();
-    s.remedy = r.str();
-    e.seed = s;
-  }
+  const std::string_view text_block = r.view();
+  if (texts != nullptr) *texts = text_block;
+  else if (!read_entry_texts(text_block, e)) r.fail();
   e.source.file = r.str();
   e.source.line = static_cast<int>(r.u32());
   e.origin = r.u32() == 1 ? Origin::source : Origin::curated;
@@ -150,7 +160,7 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB09";
+constexpr std::string_view kMagic = "NPUDKB10";
 constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {
@@ -242,7 +252,7 @@ std::optional<KbSnapshotSummary> read_kb_snapshot_summary(std::string_view data)
 }
 
 std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner,
-                                              Catalogue::Bytes bytes) {
+                                              Catalogue::Bytes bytes, EntryTexts texts) {
   if (!data.ends_with(kTrailer)) return std::nullopt;
   data.remove_suffix(kTrailer.size());
   Reader r(data);
@@ -252,7 +262,10 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   std::vector<Extractor> extractors(r.count());
   for (auto& x : extractors) x = read_extractor(r);
   std::vector<Entry> entries(r.count());
-  for (auto& e : entries) e = snapshot_io::read_entry(r);
+  std::vector<std::string_view> text_blocks(texts == EntryTexts::deferred ? entries.size() : 0);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    entries[i] = snapshot_io::read_entry(r, text_blocks.empty() ? nullptr : &text_blocks[i]);
+  }
   std::vector<KbSource> sources(r.count());
   for (auto& s : sources) {
     s.family = r.str();
@@ -286,6 +299,9 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));
   kb.set_gate(std::move(gate));
   kb.set_catalogue(std::move(catalogue));
+  if (!text_blocks.empty()) {
+    kb.defer_texts(std::move(text_blocks), owner, [](std::string_view block, Entry& e) { return snapshot_io::read_entry_texts(block, e); });
+  }
   return kb;
 }
 

@@ -20,8 +20,12 @@ std::string write_kb_snapshot(const KnowledgeBase& kb);
 // its catalogue from `data` in place: `data` must outlive it, which `owner` (when given)
 // guarantees; null means `data` lives forever (the snapshot compiled into the binary).
 // `bytes` says whether `data` is a read-only file mapping whose pages may be given back.
+// `texts`: deferred leaves the hand-written entries' texts in `data` until
+// KnowledgeBase::with_texts() asks for one entry's (explain).
+enum class EntryTexts { decoded, deferred };
 std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared_ptr<const std::string> owner = nullptr,
-                                              Catalogue::Bytes bytes = Catalogue::Bytes::in_memory);
+                                              Catalogue::Bytes bytes = Catalogue::Bytes::in_memory,
+                                              EntryTexts texts = EntryTexts::decoded);
 // The same, for bytes of no lasting home (a file, a test): the knowledge base keeps them.
 std::optional<KnowledgeBase> read_kb_snapshot_copy(std::string data);
 

@@ -48,6 +48,8 @@ class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in) {}
   bool ok() const { return ok_; }
+  // Marks what was read as damaged (a nested block that did not decode).
+  void fail() { ok_ = false; }
   std::size_t position() const { return pos_; }
   uint8_t u8() { return need(1) ? static_cast<uint8_t>(in_[pos_++]) : 0; }
   uint16_t u16() { return static_cast<uint16_t>(little(2)); }
@@ -113,6 +115,13 @@ class Reader {
 void write_pattern(Writer& w, const MatchPattern& p);
 MatchPattern read_pattern(Reader& r);
 void write_entry(Writer& w, const Entry& e);
-Entry read_entry(Reader& r);
+// An entry's texts (title, cause, remedies, references, samples, seed row) are one
+// length-prefixed block of it. `texts`: null decodes them; otherwise the entry is read
+// without them and `*texts` is set to the block, for read_entry_texts() when they are
+// asked for (explain prints one entry of ~1,400: decoding every text was a third of its
+// start-up, mostly page faults of the heap it filled).
+Entry read_entry(Reader& r, std::string_view* texts = nullptr);
+// Fills the texts of `e` from its block; false when the block is damaged.
+bool read_entry_texts(std::string_view block, Entry& e);
 
 }  // namespace npu_doctor::snapshot_io

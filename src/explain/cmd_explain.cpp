@@ -21,7 +21,8 @@ int run(const GlobalOptions& g, const ExplainArgs& a) {
   }
   // Kept to the end of the process on purpose: tearing ~1,100 entries down would add a
   // millisecond to a command whose whole point is to be instant.
-  static const KnowledgeBase* const kb = load_kb(g, std::cerr).release();
+  // Texts stay in the snapshot until explain_query() picks the entries it prints.
+  static const KnowledgeBase* const kb = load_kb(g, std::cerr, /*defer_texts=*/true).release();
   ExplainOptions options;
   options.cache_dir = cache_dir();
   const ExplainResult result = explain_query(*kb, a.query, options);

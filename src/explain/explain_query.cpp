@@ -130,6 +130,10 @@ ExplainResult explain_query(const KnowledgeBase& kb, const std::string& query, c
                    [](const CodeResolution& m) { return m.specificity != Specificity::code_family; })) {
     r.suggestions = suggestions_for(kb, q);
   }
+  // What is printed, with its texts (a knowledge base loaded for explain keeps them in the snapshot).
+  for (auto* list : {&r.matches, &r.families}) {
+    for (auto& m : *list) m.entry = &kb.with_texts(*m.entry);
+  }
   return r;
 }
 

@@ -18,3 +18,8 @@ set_tests_properties(InstallLayout InstallCompletionBash InstallCompletionZsh Pa
 # completion tests failed beside PackageDeb under ctest -j2 on a loaded machine).
 set_tests_properties(InstallLayout InstallCompletionBash InstallCompletionZsh PackageDeb PROPERTIES
   RESOURCE_LOCK npu_doctor_install)
+
+# Only where the build links libarchive and libstdc++ into the binary (NpuDoctorDeps.cmake).
+if(NPU_DOCTOR_STATIC_LINKED_archive AND NPU_DOCTOR_STATIC_DEPS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  add_test(NAME StartupLibraries COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/startup_libraries_test.sh $<TARGET_FILE:npu-doctor>)
+endif()

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "kb_snapshot.hpp"
 #include "pattern_set.hpp"
 #include "support/test_support.hpp"
@@ -52,6 +55,51 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
   ASSERT_NE(seed, nullptr);
   EXPECT_EQ(seed->ranges.at(0).lo, 200000);
   EXPECT_EQ(seed->seed->remedy, "raise HCCL_CONNECT_TIMEOUT / check the NIC's physical links");
+}
+
+// explain's load: texts stay in the snapshot, with_texts() gives one entry's, the same as
+// a full decode; the categories' are there from the start (every entry may show them).
+TEST(KbSnapshot, DeferredTextsAreDecodedForTheEntryAskedFor) {
+  const KnowledgeBase& kb = testing::builtin_kb();
+  const auto bytes = std::make_shared<const std::string>(write_kb_snapshot(kb));
+  const auto full = read_kb_snapshot(*bytes, bytes);
+  auto lazy = read_kb_snapshot(*bytes, bytes, Catalogue::Bytes::in_memory, EntryTexts::deferred);
+  ASSERT_TRUE(full && lazy);
+  ASSERT_EQ(lazy->entries().size(), full->entries().size());
+  const Entry* oom = lazy->find_id("memory.device-oom");
+  ASSERT_NE(oom, nullptr);
+  EXPECT_TRUE(oom->title.en.empty());
+  EXPECT_TRUE(oom->remedies.empty());
+  const Entry* vector_core = lazy->find_id("acl.507035");  // what lookups and the matcher need is there
+  ASSERT_NE(vector_core, nullptr);
+  EXPECT_EQ(vector_core->codes, full->find_id("acl.507035")->codes);
+  EXPECT_TRUE(vector_core->title.en.empty());
+  const Entry* category = lazy->find_id(category_entry_id(Category::memory));
+  ASSERT_NE(category, nullptr);
+  EXPECT_FALSE(category->cause.en.empty());
+  for (std::size_t i = 0; i < full->entries().size(); ++i) {
+    const Entry& a = full->entries()[i];
+    const Entry& b = lazy->with_texts(lazy->entries()[i]);
+    ASSERT_EQ(a.id, b.id);
+    EXPECT_EQ(a.title.en, b.title.en) << a.id;
+    EXPECT_EQ(a.title.zh, b.title.zh) << a.id;
+    EXPECT_EQ(a.cause_text().en, b.cause_text().en) << a.id;
+    ASSERT_EQ(a.remedy_texts().size(), b.remedy_texts().size()) << a.id;
+    for (std::size_t k = 0; k < a.remedy_texts().size(); ++k) EXPECT_EQ(a.remedy_texts()[k].zh, b.remedy_texts()[k].zh);
+    EXPECT_EQ(a.references, b.references) << a.id;
+    EXPECT_EQ(a.samples_match, b.samples_match) << a.id;
+    EXPECT_EQ(a.samples_no_match, b.samples_no_match) << a.id;
+    EXPECT_EQ(a.seed.has_value(), b.seed.has_value()) << a.id;
+    EXPECT_EQ(&b, &lazy->with_texts(lazy->entries()[i])) << "decoded once";
+  }
+  // A full knowledge base, and an entry of the catalogue, are given back as they are.
+  EXPECT_EQ(&full->with_texts(full->entries()[0]), &full->entries()[0]);
+  // Layering files over a deferred base first decodes every text.
+  auto parts = std::move(*lazy).release();
+  const auto it = std::find_if(parts.entries.begin(), parts.entries.end(), [](const Entry& e) { return e.id == "memory.device-oom"; });
+  ASSERT_NE(it, parts.entries.end());
+  EXPECT_FALSE(it->title.en.empty());
+  EXPECT_FALSE(it->remedies.empty() && it->cause.en.empty());
 }
 
 TEST(KbSnapshot, DamagedSnapshotsAreRefused) {
