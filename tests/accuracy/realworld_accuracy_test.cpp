@@ -98,7 +98,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-29", 0.4, 39},
                                            Corpus{"realworld-blind/batch-30", 0.58, 30},
                                            Corpus{"realworld-blind/batch-31", 0.66, 40},
-                                           Corpus{"realworld-blind/batch-32", 0.72, 40}),
+                                           Corpus{"realworld-blind/batch-32", 0.72, 40},
+                                           Corpus{"realworld-blind/batch-33", 1.0, 9}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
