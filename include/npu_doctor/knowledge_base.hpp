@@ -219,8 +219,8 @@ class KnowledgeBase {
   // Texts left in a snapshot (read_kb_snapshot's EntryTexts::deferred, KbLoadOptions::defer_texts):
   // entries() then hold no title, cause, remedies, references, samples or seed row, except
   // the categories' (every entry may show those); with_texts() decodes one entry's.
-  using TextDecoder = bool (*)(std::string_view block, Entry& e);
-  void defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner, TextDecoder decode);
+  // `blocks`: each entry's texts as the snapshot holds them (snapshot_io::read_entry_texts).
+  void defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner);
   // `e` with its texts: `e` itself, or when its texts were deferred a copy decoded on first
   // use and kept with the knowledge base (thread-safe).
   const Entry& with_texts(const Entry& e) const;
@@ -259,7 +259,6 @@ class KnowledgeBase {
   std::shared_ptr<DeferredTexts> deferred_;  // null: every entry's texts are decoded
   // Points `e` at its category's texts when it has no cause or remedies of its own.
   void link_category_texts(Entry& e) const;
-  void decode_deferred_texts();  // all of them, before the entries are given away
 };
 
 // The id of the entry holding a category's general cause and remedies (kb/categories.yaml).

@@ -6,6 +6,7 @@
 
 #include "npu_doctor/catalogue.hpp"
 #include "npu_doctor/knowledge_base.hpp"
+#include "snapshot_io.hpp"
 
 #include <array>
 
@@ -109,21 +110,19 @@ void KnowledgeBase::link_category_texts(Entry& e) const {
 struct KnowledgeBase::DeferredTexts {
   std::vector<std::string_view> blocks;  // per entry; empty once decoded in place
   std::shared_ptr<const void> owner;     // keeps the blocks' bytes
-  TextDecoder decode = nullptr;
   std::mutex mutex;
   std::map<std::size_t, std::unique_ptr<Entry>> decoded;  // entry index -> the entry with its texts
 };
 
-void KnowledgeBase::defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner, TextDecoder decode) {
-  if (blocks.size() != entries_.size() || decode == nullptr) return;
+void KnowledgeBase::defer_texts(std::vector<std::string_view> blocks, std::shared_ptr<const void> owner) {
+  if (blocks.size() != entries_.size()) return;
   deferred_ = std::make_shared<DeferredTexts>();
   deferred_->blocks = std::move(blocks);
   deferred_->owner = std::move(owner);
-  deferred_->decode = decode;
   // The categories' texts now: any entry, a catalogue one too, may show them.
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     if (!entries_[i].id.starts_with("category.")) continue;
-    decode(deferred_->blocks[i], entries_[i]);
+    snapshot_io::read_entry_texts(deferred_->blocks[i], entries_[i]);
     deferred_->blocks[i] = {};
   }
   for (auto& e : entries_) link_category_texts(e);
@@ -139,23 +138,20 @@ const Entry& KnowledgeBase::with_texts(const Entry& e) const {
   std::unique_ptr<Entry>& full = deferred_->decoded[i];
   if (!full) {
     full = std::make_unique<Entry>(e);
-    deferred_->decode(deferred_->blocks[i], *full);  // a damaged block leaves what it read
+    snapshot_io::read_entry_texts(deferred_->blocks[i], *full);  // a damaged block leaves what it read
     link_category_texts(*full);
   }
   return *full;
 }
 
-void KnowledgeBase::decode_deferred_texts() {
-  if (!deferred_) return;
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (!deferred_->blocks[i].empty()) deferred_->decode(deferred_->blocks[i], entries_[i]);
-  }
-  deferred_.reset();
-  for (auto& e : entries_) link_category_texts(e);
-}
-
 KnowledgeBase::Parts KnowledgeBase::release() && {
-  decode_deferred_texts();
+  // Files are layered over the entries given away: they get their texts first.
+  if (deferred_) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (!deferred_->blocks[i].empty()) snapshot_io::read_entry_texts(deferred_->blocks[i], entries_[i]);
+    }
+    deferred_.reset();
+  }
   by_id_.clear();
   by_code_.clear();
   fallbacks_.clear();

@@ -300,7 +300,7 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   kb.set_gate(std::move(gate));
   kb.set_catalogue(std::move(catalogue));
   if (!text_blocks.empty()) {
-    kb.defer_texts(std::move(text_blocks), owner, [](std::string_view block, Entry& e) { return snapshot_io::read_entry_texts(block, e); });
+    kb.defer_texts(std::move(text_blocks), owner);
   }
   return kb;
 }

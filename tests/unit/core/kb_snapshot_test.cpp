@@ -94,6 +94,10 @@ TEST(KbSnapshot, DeferredTextsAreDecodedForTheEntryAskedFor) {
   }
   // A full knowledge base, and an entry of the catalogue, are given back as they are.
   EXPECT_EQ(&full->with_texts(full->entries()[0]), &full->entries()[0]);
+  ASSERT_NE(lazy->catalogue(), nullptr);
+  const Entry& from_catalogue = lazy->catalogue()->entry(0);
+  EXPECT_EQ(&lazy->with_texts(from_catalogue), &from_catalogue);
+  EXPECT_FALSE(from_catalogue.title.en.empty());
   // Layering files over a deferred base first decodes every text.
   auto parts = std::move(*lazy).release();
   const auto it = std::find_if(parts.entries.begin(), parts.entries.end(), [](const Entry& e) { return e.id == "memory.device-oom"; });
