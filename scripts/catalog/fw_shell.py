@@ -29,7 +29,7 @@ ERROR_WORDS = re.compile(
     r"|\babnormal|\bincorrect\b|\bforbid|\bnot (?:exist|found|support)|\bdoes not\b|\bis null\b", re.I)
 LEVEL_WORD = re.compile(r"^\[?(ERROR|ERR|FATAL|CRITICAL|WARNING|WARN|INFO|DEBUG|NOTICE)\]?:?$", re.I)
 # A marker the message itself prints at its start: "[ERROR]...", "ERROR: ...", "[WARNING] ...".
-LEADING_MARKER = re.compile(r"^\s*(?:\[[A-Za-z][\w\- ]*\]\s*)?(?:\[(ERROR|ERR|FATAL|WARNING|WARN|INFO|DEBUG)\]\s*:?|(ERROR|WARNING|INFO|DEBUG)\s*:)\s*", re.I)
+LEADING_MARKER = re.compile(r"^\s*(?:\[[^\]\[]{1,40}\]\s*)*?(?:\[(ERROR|ERR|FATAL|WARNING|WARN|INFO|DEBUG)\]\s*:?|(ERROR|WARNING|INFO|DEBUG)\s*:)\s*", re.I)
 # A success line that mentions errors ("collect device error log success") is not an error.
 SUCCESS = re.compile(r"\bsuccess|\bsucceed|\bdone\b|\bfinished\b", re.I)
 OTHER_MARKER = re.compile(r"\[(?:WARNING|WARN|INFO|DEBUG|NOTICE)\]")
@@ -48,6 +48,7 @@ class Printer:
     prefix: str = ""
     joins_args: bool = True        # echo-like: the arguments joined by blanks; else one only
     msg_index: int = 0             # the message's argument (after a level argument): error op code "msg" -> 2
+    level_fmt: str = "[{level}]: "  # how it prints a level given as an argument or by its name
 
     def line(self, level, message):
         return self.prefix.replace("{level}", level or "") + message
