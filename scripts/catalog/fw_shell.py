@@ -31,7 +31,7 @@ LEVEL_WORD = re.compile(r"^\[?(ERROR|ERR|FATAL|CRITICAL|WARNING|WARN|INFO|DEBUG|
 # A marker the message itself prints at its start: "[ERROR]...", "ERROR: ...", "[WARNING] ...".
 LEADING_MARKER = re.compile(r"^\s*(?:\[[^\]\[]{1,40}\]\s*)*?(?:\[(ERROR|ERR|FATAL|WARNING|WARN|INFO|DEBUG)\]\s*:?|(ERROR|WARNING|INFO|DEBUG)\s*:)\s*", re.I)
 # A success line that mentions errors ("collect device error log success") is not an error.
-SUCCESS = re.compile(r"\bsuccess|\bsucceed|\bdone\b|\bfinished\b", re.I)
+SUCCESS = re.compile(r"\bsuccess|\bsucceed|\bdone\b|\bfinished\b|\bstart\.\.\.", re.I)
 OTHER_MARKER = re.compile(r"\[(?:WARNING|WARN|INFO|DEBUG|NOTICE)\]")
 ANSI = re.compile(r"(?:\\033|\\e|\\x1[bB]|\x1b)\[[0-9;]*[mK]")
 ERROR_LEVELS = ("ERROR", "ERR", "FATAL", "CRITICAL")
