@@ -287,7 +287,7 @@ CODE_RULES = [
          why="the code says a header, library or version of the CANN install is missing"),
     Rule("compile_op_unsupported", cls="errcode", words=r"enum: [\w:]*(?:compile|cycle|loop_detection|topology|graph_)",
          why="the code says the kernel did not compile or the graph is not a DAG"),
-    Rule("memory", cls="errcode", words=r"enum: [\w:]*(?:alloc|memory|buffer_limit|workspace)",
+    Rule("memory", cls="errcode", words=r"enum: [\w:]*(?:alloc_failed|alloc_resource|malloc|memory_allocation|buffer_limit|workspace_capacity|oom\b)",
          why="the code says an allocation or a buffer limit failed"),
     Rule("rank_config", cls="errcode", words=r"enum: [\w:]*(?:world_size|group_(?:count|index|name)|hccl_topo)",
          why="the code says the ranks or the communication group do not fit"),
@@ -333,9 +333,15 @@ RULES = [
          words=r"(?:aicore|aic|aiv|aicpu|core|kernel|device|task)\w* .{0,40}(?:exception|trap|fault|abort)|exception .{0,30}(?:aicore|aicpu|aic\b|aiv\b|core)"
          r"|aicore error|core ?dump|\bhang\b|deadlock|\bstuck\b",
          why="an AICore / AICPU kernel raised an exception or hung on the device"),
+    # The device's scheduler checking its own tables and allocators: internal invariants, not the
+    # user's shapes or a shortage of memory.
+    Rule("other", path=r"^framework/src/machine/(?:device|utils)/",
+         words=r"^(?!.*(?:insufficient|not enough|out of memory|\boom\b|exceed)).*(?:out of (?:range|bound)|index|\boob\b|assertion failed)",
+         why="an internal invariant of the device scheduler"),
     # Memory: workspace, device allocations, on-chip buffers.
     Rule("memory",
-         words=r"workspace|\b(?:m|re|c)?alloc(?:ate|ation)?\b|\balloc\w* .{0,30}fail|fail\w* .{0,20}alloc|malloc|out of memory|\boom\b|memory (?:is )?(?:not enough|insufficient|exhaust|exceed|limit)"
+         words=r"workspace\w* .{0,30}(?:insufficient|not enough|too small|exceed|fail|capacity)|(?:alloc|malloc)\w* .{0,20}workspace"
+         r"|\b(?:m|re|c)?alloc(?:ate|ation)?\b|\balloc\w* .{0,30}fail|fail\w* .{0,20}alloc|malloc|out of memory|\boom\b|memory (?:is )?(?:not enough|insufficient|exhaust|exceed|limit)"
          r"|not enough (?:\w+ )?memory|insufficient (?:\w+ )?memory|exceeds? .{0,40}(?:memory|buffer|\bub\b|\bl1\b|\bl0)"
          r"|buffer .{0,20}(?:overflow|exceed|not enough)|mem ?pool|memory pool|oversize",
          why="a workspace, device allocation or on-chip buffer does not fit"),
@@ -353,9 +359,6 @@ RULES = [
          words=r"not supported|unsupported|not support|only supports?\b|does not support|doesn't support|not implemented"
          r"|\bdtype\b|data ?type|dt_\w+|bf16|fp16|fp32|int8|\bopcode\b|unknown op|invalid op",
          why="the operation, data type or option is not supported"),
-    # The device's scheduler checking its own tables: internal, not the user's shapes.
-    Rule("other", path=r"^framework/src/machine/(?:device|utils)/", words=r"out of (?:range|bound)|index|\boob\b|assertion failed",
-         why="an internal invariant of the device scheduler"),
     # Tile shapes, alignment, shapes and dimensions.
     Rule("compile_shape",
          words=r"tile ?shape|tileshape|tile_shape|vec ?tile|cube ?tile|\btile\b|align|shape|\bdims?\b|dimension|\baxis\b|axes"
