@@ -132,10 +132,11 @@ def cpp_records(commit, paths):
             chain = _chain_after(clean, end)
             if not chain or '"' not in chain:
                 continue
-            fmt = expr_format(chain)
-            fmt = first_line(fmt)
+            full = expr_format(chain)
+            fmt = first_line(full)
             if not fmt:
                 continue
+            one_line = "\n" not in full.strip()
             line = clean.count("\n", 0, m.start()) + 1
             ctx = context_lines(lines, line)
             name = m.group(1)
@@ -144,7 +145,8 @@ def cpp_records(commit, paths):
                                   L.exception_line(IR_CHECKS[name], L.fill(fmt))))
             else:
                 sample = L.fill(fmt)
-                sample = check_line(sample, path, line, _enclosing_function(lines, line))
+                if one_line:  # ', func f, file x.cpp, line n' follows the message's last line
+                    sample = check_line(sample, path, line, _enclosing_function(lines, line))
                 out.append(Record(path, line, fmt, "printf", "log", name, "", ctx, sample))
         # The check macros' first line: '<ASSERT|CHECK> FAILED: ErrCode: F.....! Enum: <code as written>',
         # CHECK_OP's 'CHECK FAILED: <the condition as written>'.
@@ -394,6 +396,9 @@ MODULE_RULES = [
 ]
 
 COMMIT = None
+# Formats whose every line an entry of another catalogue file takes (as check_catalogue.py
+# finds): GE's 'Failed to create directory:%s.' has as much literal text and wins the tie.
+TAKEN_ELSEWHERE = {"Failed to create directory: %s"}
 
 
 def main():
@@ -417,6 +422,7 @@ def main():
             continue
         worded = any(w in run.lower() for run in L.literal_runs(r.fmt.split("\n")[0]) for w in ("error", "fail"))
         r.level = "error" if (r.level == "error" and L.is_error_level_line(r.sample) and not worded) else ""
+    records = [r for r in records if r.fmt not in TAKEN_ELSEWHERE]
     comp = F.Component(
         family="src-pypto", name="PyPTO", label="PyPTO", repo_name="hicann/pypto", mirror=MIRROR, commit=COMMIT,
         out="kb/messages/pypto.yaml",
