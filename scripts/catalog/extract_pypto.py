@@ -437,7 +437,16 @@ def main():
     # No ranks or links outside the distributed kernels (read by RULES): a timeout here is a
     # thread or the device's scheduler waiting, not a peer.
     weak = [r for r in F.GENERAL_WEAK if r.category not in ("rank_config", "communication")]
-    F.build(comp, records, CODE_RULES + EXCEPTION_RULES + RULES + F.GENERAL_STRONG + MODULE_RULES + weak)
+    F.build(comp, records, CODE_RULES + EXCEPTION_RULES + RULES + F.GENERAL_STRONG + MODULE_RULES + weak, generic=is_generic)
+
+
+# A compiler's output passed through ('stdout: {}', 'stderr: {}') says nothing of its own.
+OUTPUT_WORDS = {"stdout", "stderr", "output", "detail", "details", "reason", "traceback"}
+
+
+def is_generic(fmt, style):
+    words = re.findall(r"[a-z][a-z0-9_]*", " ".join(L.literal_runs(fmt, style)).lower())
+    return F.is_generic(fmt, style) or not any(len(w) >= 3 and w not in F.GENERIC_WORDS | OUTPUT_WORDS for w in words)
 
 
 if __name__ == "__main__":
