@@ -9,7 +9,11 @@ C++ in namespace npu::tile_fwk, libtile_fwk_interface.so / pypto_impl). How it r
   `<<` chain. The Error they throw holds 'ASSERT FAILED: ErrCode: F00001! Enum: <code>\\n<message>'
   (older releases: 'ASSERTION FAILED: <condition>\\n<message>'); it is logged (PYPTO_LOGE_FULL)
   and reaches Python as RuntimeError. Either way the message is a line of its own, printed as
-  '<message>, func <function>, file <file>, line <n>', with no level marker.
+  '<message>, func <function>, file <file>, line <n>', with no level marker: such a message is
+  kept only when its words hold a gate word (most are counted as skipped.ungated), while the
+  first line is kept once per error code spelled at a call ('ASSERT FAILED: ErrCode: F.....!
+  Enum: FeError::OP_DEPENDENCY_CYCLE'); CHECK_OP (interface/operation) prints 'CHECK FAILED:
+  <the condition as written>' instead, one entry per condition.
 - Host logging (framework/include/tilefwk/pypto_fwk_log.h, utils/host_log/log_manager.cpp):
   FE_LOGE, PASS_LOGE, CODEGEN_LOGE, MACHINE_LOGE, ... (errCode, fmt, ...) print
   '[ERROR] PYPTO(<tid>):2025-12-17 14:31:32.491 [file.cpp:12][MODULE]:ErrCode: F40001! Enum: <code> <message>';
@@ -166,7 +170,7 @@ def cpp_records(commit, paths):
                     fmt = "CHECK FAILED: " + cond.replace("%", "%%")
                     line = clean.count("\n", 0, m.start()) + 1
                     out.append(Record(path, line, fmt, "printf", "log", "condition", "", context_lines(lines, line),
-                                      f"[ERROR] PYPTO(281473):{TIME} [error.cpp:112]:" + L.fill(fmt)))
+                                      f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
                 continue
             code = re.sub(r"\s+", "", args[0]) if len(args) >= 2 else DEFAULT_CODES[name]
             if not re.fullmatch(r"[\w:]+", code):
@@ -174,7 +178,7 @@ def cpp_records(commit, paths):
             fmt = f"{'CHECK' if name.startswith('CHECK') else 'ASSERT'} FAILED: ErrCode: F%05X! Enum: {code}"
             line = clean.count("\n", 0, m.start()) + 1
             out.append(Record(path, line, fmt, "printf", "log", "errcode", "", context_lines(lines, line),
-                              f"[ERROR] PYPTO(281473):{TIME} [error.cpp:112]:" + L.fill(fmt)))
+                              f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
         # Log macros (printf formats).
         for name, args, line in L.find_c_calls(text, list(CODE_LOGS) + PLAIN_LOGS + ["IR_LOGE", "IR_LOGF", "DEV_ASSERT"]):
             ctx = context_lines(lines, line)
