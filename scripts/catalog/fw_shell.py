@@ -21,8 +21,8 @@ import re
 import catalog_lib as L
 from fw_common import Record, context_lines
 
-# Words of a level-less message that say something went wrong (the brief of the sweep:
-# error/failed/fail/not/invalid/please ...).
+# Words of a level-less message that say something went wrong: installers print their failures
+# with plain echo, so these words are all that marks them.
 ERROR_WORDS = re.compile(
     r"\berror|\bfail|\bnot\b|n't\b|\binvalid|\bplease\b|\bcannot\b|\bunable\b|\bdenied\b|\billegal\b|\bwrong\b|\bmissing\b"
     r"|\bno such\b|\bbusy\b|\boccupied\b|\btoo long\b|\btime ?out|\btimed out\b|\bexceed|\bmismatch|\bunsupported\b"
