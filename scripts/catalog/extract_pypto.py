@@ -125,7 +125,11 @@ def cpp_records(commit, paths):
         text = L.read_file(MIRROR, path, commit)
         clean = L.strip_c_comments(text)
         lines = text.splitlines()
-        # Check macros with a `<<` message.
+        # Check macros: each call found once gives its `<<` message (the line printed after the
+        # first) and its first line, '<ASSERT|CHECK> FAILED: ErrCode: F.....! Enum: <code as
+        # written>' (CHECK_OP's 'CHECK FAILED: <the condition as written>'). The first lines are
+        # kept apart so that a file's records stay in the order: messages, then first lines.
+        first_lines = []
         for m in check_pat.finditer(clean):
             start = clean.rfind("\n", 0, m.start()) + 1
             if clean[start:m.start()].lstrip().startswith("#"):
@@ -133,52 +137,37 @@ def cpp_records(commit, paths):
             args, end = L._call_args(clean, m.end() - 1)
             if args is None:
                 continue
-            chain = _chain_after(clean, end)
-            if not chain or '"' not in chain:
-                continue
-            full = expr_format(chain)
-            fmt = first_line(full)
-            if not fmt:
-                continue
-            one_line = "\n" not in full.strip()
+            name = m.group(1)
             line = clean.count("\n", 0, m.start()) + 1
             ctx = context_lines(lines, line)
-            name = m.group(1)
-            if name in IR_CHECKS:
-                out.append(Record(path, line, fmt, "printf", "raise", IR_CHECKS[name], "", ctx,
-                                  L.exception_line(IR_CHECKS[name], L.fill(fmt))))
-            else:
-                sample = L.fill(fmt)
-                if one_line:  # ', func f, file x.cpp, line n' follows the message's last line
-                    sample = check_line(sample, path, line, _enclosing_function(lines, line))
-                out.append(Record(path, line, fmt, "printf", "log", name, "", ctx, sample))
-        # The check macros' first line: '<ASSERT|CHECK> FAILED: ErrCode: F.....! Enum: <code as written>',
-        # CHECK_OP's 'CHECK FAILED: <the condition as written>'.
-        for m in check_pat.finditer(clean):
-            name = m.group(1)
-            if name in IR_CHECKS or name == "TILEFWK_ERROR":
-                continue
-            start = clean.rfind("\n", 0, m.start()) + 1
-            if clean[start:m.start()].lstrip().startswith("#"):
-                continue
-            args, end = L._call_args(clean, m.end() - 1)
-            if not args:
+            chain = _chain_after(clean, end)
+            full = expr_format(chain) if chain and '"' in chain else None
+            fmt = first_line(full)
+            if fmt:
+                if name in IR_CHECKS:
+                    out.append(Record(path, line, fmt, "printf", "raise", IR_CHECKS[name], "", ctx,
+                                      L.exception_line(IR_CHECKS[name], L.fill(fmt))))
+                else:
+                    sample = L.fill(fmt)
+                    if "\n" not in full.strip():  # ', func f, file x.cpp, line n' follows the message's last line
+                        sample = check_line(sample, path, line, _enclosing_function(lines, line))
+                    out.append(Record(path, line, fmt, "printf", "log", name, "", ctx, sample))
+            if name in IR_CHECKS or name == "TILEFWK_ERROR" or not args:
                 continue
             if name == "CHECK_OP":
                 cond = stringified(args[0])
                 if cond:
                     fmt = "CHECK FAILED: " + cond.replace("%", "%%")
-                    line = clean.count("\n", 0, m.start()) + 1
-                    out.append(Record(path, line, fmt, "printf", "log", "condition", "", context_lines(lines, line),
-                                      f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
+                    first_lines.append(Record(path, line, fmt, "printf", "log", "condition", "", ctx,
+                                              f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
                 continue
             code = re.sub(r"\s+", "", args[0]) if len(args) >= 2 else DEFAULT_CODES[name]
             if not re.fullmatch(r"[\w:]+", code):
                 continue
             fmt = f"{'CHECK' if name.startswith('CHECK') else 'ASSERT'} FAILED: ErrCode: F%05X! Enum: {code}"
-            line = clean.count("\n", 0, m.start()) + 1
-            out.append(Record(path, line, fmt, "printf", "log", "errcode", "", context_lines(lines, line),
-                              f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
+            first_lines.append(Record(path, line, fmt, "printf", "log", "errcode", "", ctx,
+                                      f"[ERROR] PYPTO(281473):{TIME} [error.cpp:111]:" + L.fill(fmt)))
+        out += first_lines
         # Log macros (printf formats).
         for name, args, line in L.find_c_calls(text, list(CODE_LOGS) + PLAIN_LOGS + ["IR_LOGE", "IR_LOGF", "DEV_ASSERT"]):
             ctx = context_lines(lines, line)
