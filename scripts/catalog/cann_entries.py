@@ -129,6 +129,15 @@ def content_free(fmt, style="printf"):
     return not [w for w in re.findall(r"[a-z][a-z0-9]+", text) if w not in _GENERIC_WORDS]
 
 
+def one_short_word(fmt, style="printf"):
+    """A single word that says something, in a literal shorter than 10 characters ("timeout.",
+    "src is 0."): it would claim any error line of any module that holds the word, as
+    catalog_rules.too_generic says of the frameworks' formats."""
+    runs = lib.literal_runs(fmt.split("\n")[0], style)
+    words = [w for w in re.findall(r"[a-z][a-z0-9]+", " ".join(runs).lower()) if w not in _GENERIC_WORDS]
+    return len(words) == 1 and max((len(r.strip()) for r in runs), default=0) < 10
+
+
 def recognisable(fmt):
     """The build keeps a pattern only when its first line has a literal of 4+ characters."""
     return lib.pattern_of(fmt)[0] is not None
@@ -166,12 +175,12 @@ def build_entries(formats, commit, repo_name, family, rules, sample_line, label,
     curated = check_catalogue.curated_patterns()
     skipped = {"too_generic": 0, "content_free": 0}
     entries, decisions = [], {}
-    ids = unique_ids(family, [f for f in formats if recognisable(f) and not content_free(f)])
+    ids = unique_ids(family, [f for f in formats if recognisable(f) and not content_free(f) and not one_short_word(f)])
     for fmt in sorted(formats, key=lambda f: (formats[f].first.path, formats[f].first.line, f)):
         if not recognisable(fmt):
             skipped["too_generic"] += 1
             continue
-        if content_free(fmt):
+        if content_free(fmt) or one_short_word(fmt):
             skipped["content_free"] += 1
             continue
         f = formats[fmt]
