@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """torch_npu's ERROR-level messages -> kb/messages/torch_npu.yaml (Ascend/pytorch), as
-docs/kb-messages.md describes.
+docs/kb-messages.md describes; and kb/messages/torch_npu_v7_0.yaml, _v6_0, _v5_0: the formats
+of those releases that no newer code prints and no newer entry recognises (LEGACY below).
 
 What is read (tests, examples, benchmarks and docs left out):
 C++ (torch_npu/csrc):
