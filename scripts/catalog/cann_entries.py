@@ -143,6 +143,15 @@ def recognisable(fmt):
     return lib.pattern_of(fmt)[0] is not None
 
 
+def left_out_because(fmt):
+    """Why build_entries leaves a format out (its `skipped` key), or None to keep it."""
+    if not recognisable(fmt):
+        return "too_generic"
+    if content_free(fmt) or one_short_word(fmt):
+        return "content_free"
+    return None
+
+
 def load_overrides(path):
     if not path or not os.path.exists(path):
         return {}
@@ -175,13 +184,11 @@ def build_entries(formats, commit, repo_name, family, rules, sample_line, label,
     curated = check_catalogue.curated_patterns()
     skipped = {"too_generic": 0, "content_free": 0}
     entries, decisions = [], {}
-    ids = unique_ids(family, [f for f in formats if recognisable(f) and not content_free(f) and not one_short_word(f)])
+    reasons = {fmt: left_out_because(fmt) for fmt in formats}
+    ids = unique_ids(family, [f for f in formats if reasons[f] is None])
     for fmt in sorted(formats, key=lambda f: (formats[f].first.path, formats[f].first.line, f)):
-        if not recognisable(fmt):
-            skipped["too_generic"] += 1
-            continue
-        if content_free(fmt) or one_short_word(fmt):
-            skipped["content_free"] += 1
+        if reasons[fmt]:
+            skipped[reasons[fmt]] += 1
             continue
         f = formats[fmt]
         place = f.first

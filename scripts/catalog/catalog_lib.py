@@ -506,6 +506,11 @@ def pattern_of(fmt, style="printf", raised_as=()):
     return regex, longest
 
 
+def python_regex(pattern):
+    """A knowledge-base pattern (PCRE2) in Python's dialect: named groups are (?P<name>...)."""
+    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern)
+
+
 def sample_matches(sample, fmt, style="printf", raised_as=()):
     regex, _ = pattern_of(fmt, style, raised_as)
     return regex is not None and re.search(regex, sample) is not None

@@ -70,9 +70,9 @@ def curated_patterns():
         for e in d.get("entries", []):
             for m in e.get("match", []) or []:
                 rx, ic = (m, e.get("ignore_case", dflt.get("ignore_case", False))) if isinstance(m, str) else (m["regex"], m.get("ignore_case", False))
-                rx = rx.replace("(?<", "(?P<").replace("(?P<=", "(?<=").replace("(?P<!", "(?<!")
                 try:
-                    out.append((e["id"], e.get("category", dflt.get("category")), re.compile(rx, re.I if ic else 0)))
+                    out.append((e["id"], e.get("category", dflt.get("category")),
+                                re.compile(lib.python_regex(rx), re.I if ic else 0)))
                 except re.error:
                     pass
     return out

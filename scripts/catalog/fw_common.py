@@ -124,10 +124,6 @@ def generated_title(label, fmt, style, width=60):
 # Hand-written knowledge (curated kb/*.yaml): a catalogue entry whose sample a curated entry
 # recognises takes the curated category.
 
-def _py_regex(pattern):
-    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern)
-
-
 def curated_patterns():
     out = []
     for path in sorted(glob.glob(os.path.join(ROOT, "kb", "*.yaml"))):
@@ -142,7 +138,7 @@ def curated_patterns():
                 rx, ic = (m.get("regex"), m.get("ignore_case", icase)) if isinstance(m, dict) else (m, icase)
                 try:
                     out.append((e["id"], cat, e.get("role", dflt.get("role", "cause")),
-                                re.compile(_py_regex(rx), re.I if ic else 0)))
+                                re.compile(L.python_regex(rx), re.I if ic else 0)))
                 except re.error:
                     pass
     return out
