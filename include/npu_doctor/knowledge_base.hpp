@@ -216,6 +216,15 @@ class KnowledgeBase {
   };
   Parts release() &&;
 
+  // The scan's tables precomputed by npu-doctor-kbc for exactly this knowledge base (a
+  // snapshot's matcher image, KbMatcher::write_image), read in place; empty when there is
+  // none. release() drops it: a base with files layered over it is indexed at start-up.
+  std::string_view matcher_image() const { return matcher_image_; }
+  void set_matcher_image(std::string_view image, std::shared_ptr<const void> owner) {
+    matcher_image_ = image;
+    matcher_image_owner_ = std::move(owner);
+  }
+
   // Texts left in a snapshot (read_kb_snapshot's EntryTexts::deferred, KbLoadOptions::defer_texts):
   // entries() then hold no title, cause, remedies, references, samples or seed row, except
   // the categories' (every entry may show those); with_texts() decodes one entry's.
@@ -250,6 +259,8 @@ class KnowledgeBase {
   std::vector<KbSource> sources_;
   ScanGate gate_;
   std::shared_ptr<Catalogue> catalogue_;
+  std::string_view matcher_image_;
+  std::shared_ptr<const void> matcher_image_owner_;  // null: the bytes live forever (the binary's)
   std::string version_;
   std::map<std::string, std::size_t, std::less<>> by_id_;
   std::map<std::string, std::size_t, std::less<>> by_code_;  // "<ns>:<code>" -> entry index

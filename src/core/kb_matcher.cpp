@@ -149,9 +149,14 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   m->own_programs_ = OnceSlots<Regex>(m->refs_.size());
   m->catalogue_programs_ = OnceSlots<Regex>(m->catalogue_size_);
   m->dead_.assign(m->total_patterns(), false);
+  bool any_dead = false;
   for (std::size_t i = 0; i < m->catalogue_size_; ++i) {
-    if (kb.catalogue()->disabled(i)) m->dead_[own + i] = true;
+    if (kb.catalogue()->disabled(i)) m->dead_[own + i] = any_dead = true;
   }
+  // The snapshot's image of these tables, when it was made for exactly these patterns.
+  m->fingerprint_ = m->fingerprint(own_keys);
+  std::optional<Image> image = read_image(kb.matcher_image());
+  if (image && (image->fingerprint != m->fingerprint_ || any_dead)) image.reset();
 
   // The first stage: the gate, then every pattern the gate does not cover. Ids below
   // kGateIds are the gate's; a pattern's id is kGateIds + its index.
@@ -172,8 +177,20 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
     specs.push_back({literal_regex(lit), true});
     owner.push_back(std::string::npos);
   }
-  for (std::size_t i = 0; i < m->total_patterns(); ++i) {
-    if (m->dead(i) || m->gated(i)) continue;
+  // The patterns outside the gate: the image names the catalogue's, so that start-up does
+  // not read every catalogue record.
+  std::vector<std::size_t> ungated_ids;
+  const std::size_t scan_to = image ? own : m->total_patterns();
+  for (std::size_t i = 0; i < scan_to; ++i) {
+    if (!m->dead(i) && !m->gated(i)) ungated_ids.push_back(i);
+  }
+  if (image) {
+    for (uint32_t c : image->ungated_catalogue) {
+      if (c < m->catalogue_size_ && !m->dead(own + c) && !m->gated(own + c)) ungated_ids.push_back(own + c);
+    }
+  }
+  m->ungated_patterns_ = ungated_ids;
+  for (std::size_t i : ungated_ids) {
     const PatternView r = m->view(i);
     ++m->ungated_;
     // The compiler's probe literals cover most of these: nothing more to look for, unless
@@ -246,6 +263,15 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
 
   // The second stage: every pattern in the index. A pattern without keys that runs in the
   // first stage anyway is a candidate exactly on the lines where the first stage found it.
+  // The image's index holds every pattern, so it serves only when none was left out above.
+  if (image && std::find(m->dead_.begin(), m->dead_.end(), true) == m->dead_.end() &&
+      m->index_.read_image(image->index, m->total_patterns())) {
+    for (std::size_t i : image->unindexed_ungated) {
+      if (i < m->total_patterns()) m->unindexed_ungated_.push_back(i);
+    }
+    m->index_from_image_ = true;
+    return m;
+  }
   std::size_t keys_in_all = 0;
   for (const auto& k : own_keys) keys_in_all += k.size();
   if (const Catalogue* c = kb.catalogue()) keys_in_all += c->size() * Catalogue::kMaxKeys;
@@ -501,8 +527,8 @@ std::size_t KbMatcher::engine_self_test(std::string* first_miss, bool thorough, 
       test.add(l);
     }
   }
-  for (std::size_t id = 0; id < total_patterns(); ++id) {
-    if (dead(id) || gated(id)) continue;
+  for (std::size_t id : ungated_patterns_) {
+    if (dead(id)) continue;
     const Entry* e = entry_of(id);
     for (const auto& l : e != nullptr ? e->samples_match : refs_[id].extractor->samples_match) test.add(l);
   }

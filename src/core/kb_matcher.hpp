@@ -81,6 +81,14 @@ class KbMatcher {
   // the index is checked against (slow; tests only).
   std::vector<LineHit> match_line_reference(std::string_view line) const;
 
+  // The tables this matcher computed at start-up, as an image for the snapshot of the same
+  // knowledge base (npu-doctor-kbc writes it; kb_matcher_image.cpp). build() reads them in
+  // place from KnowledgeBase::matcher_image() when the image was made for exactly its
+  // patterns, instead of computing them again.
+  std::string write_image() const;
+  // Whether build() took the index from the knowledge base's image.
+  bool index_from_image() const { return index_from_image_; }
+
   // Whether the first stage lets `line` through (alone, and inside a large buffer).
   bool passes_gate(std::string_view line) const;
 
@@ -113,6 +121,17 @@ class KbMatcher {
     bool ignore_case = false;
   };
   explicit KbMatcher(const KnowledgeBase& kb) : kb_(kb) {}
+  // A matcher image as read back (kb_matcher_image.cpp).
+  struct Image {
+    uint64_t fingerprint = 0;
+    std::vector<uint32_t> ungated_catalogue;     // catalogue patterns the gate does not cover
+    std::vector<std::size_t> unindexed_ungated;  // unindexed_ungated_
+    std::string_view index;                      // LineIndex::write_image()
+  };
+  static std::optional<Image> read_image(std::string_view bytes);
+  // What the index depends on besides the snapshot's catalogue: every hand-written and
+  // extractor pattern as planned, with its keys, and the catalogue's size.
+  uint64_t fingerprint(const std::vector<std::vector<std::string_view>>& own_keys) const;
   std::size_t total_patterns() const { return refs_.size() + catalogue_size_; }
   bool is_catalogue(std::size_t id) const { return id >= refs_.size(); }
   PatternView view(std::size_t id) const;
@@ -142,6 +161,9 @@ class KbMatcher {
   std::vector<std::size_t> stage1_owner_;  // first-stage id -> pattern (npos: gate literal or marker)
   PatternSet gate_;
   std::size_t ungated_ = 0;
+  std::vector<std::size_t> ungated_patterns_;  // ids of the patterns the gate does not cover
+  uint64_t fingerprint_ = 0;
+  bool index_from_image_ = false;
 };
 
 // What one line finally says: repeated (entry, code) pairs removed (the most specific first

@@ -152,6 +152,8 @@ KnowledgeBase::Parts KnowledgeBase::release() && {
     }
     deferred_.reset();
   }
+  matcher_image_ = {};
+  matcher_image_owner_.reset();
   by_id_.clear();
   by_code_.clear();
   fallbacks_.clear();

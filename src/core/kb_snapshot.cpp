@@ -160,7 +160,7 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB10";
+constexpr std::string_view kMagic = "NPUDKB11";
 constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {
@@ -189,7 +189,7 @@ Extractor read_extractor(Reader& r) {
 
 }  // namespace
 
-std::string write_kb_snapshot(const KnowledgeBase& kb) {
+std::string write_kb_snapshot(const KnowledgeBase& kb, std::string_view matcher_image) {
   // The catalogue section: every catalogue entry (of the decoded ones and of a catalogue
   // read from another snapshot) that fits a fixed record, sorted by id.
   std::vector<const Entry*> eager;
@@ -236,6 +236,8 @@ std::string write_kb_snapshot(const KnowledgeBase& kb) {
   w.str(sections.ids);
   w.str(sections.regexes);
   w.str(sections.entries);
+  w.align_next_str();  // the image's tables are read in place
+  w.str(matcher_image);
   w.bytes(kTrailer);
   return w.take();
 }
@@ -290,15 +292,18 @@ std::optional<KnowledgeBase> read_kb_snapshot(std::string_view data, std::shared
   sections.ids = r.view();
   sections.regexes = r.view();
   sections.entries = r.view();
+  r.skip_alignment();
+  const std::string_view matcher_image = r.view();
   if (!r.ok() || !r.at_end()) return std::nullopt;
   std::shared_ptr<Catalogue> catalogue;
   if (count > 0) {
-    catalogue = Catalogue::open(sections, count, std::move(owner), bytes);
+    catalogue = Catalogue::open(sections, count, owner, bytes);
     if (!catalogue) return std::nullopt;
   }
   KnowledgeBase kb(std::move(entries), std::move(extractors), std::move(version), std::move(sources));
   kb.set_gate(std::move(gate));
   kb.set_catalogue(std::move(catalogue));
+  kb.set_matcher_image(matcher_image, owner);
   if (!text_blocks.empty()) {
     kb.defer_texts(std::move(text_blocks), owner);
   }

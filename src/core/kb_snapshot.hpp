@@ -14,7 +14,9 @@
 
 namespace npu_doctor {
 
-std::string write_kb_snapshot(const KnowledgeBase& kb);
+// `matcher_image`: KbMatcher::write_image() of a matcher built on this snapshot read back
+// (npu-doctor-kbc writes the snapshot twice), or empty.
+std::string write_kb_snapshot(const KnowledgeBase& kb, std::string_view matcher_image = {});
 
 // nullopt when `data` is not a snapshot of this build's format. The knowledge base reads
 // its catalogue from `data` in place: `data` must outlive it, which `owner` (when given)

@@ -4,6 +4,10 @@
 // pass over a line looks every position up in a small open-addressing table, so a line is
 // confirmed only against the few patterns whose literals it holds, however many thousand
 // patterns the knowledge base has.
+//
+// The built-in knowledge base's index is built once, by npu-doctor-kbc, and travels in the
+// snapshot as an image (write_image); a run reads its tables in place (read_image) instead
+// of sorting and hashing some 350,000 keys at every start.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -36,6 +40,15 @@ class LineIndex {
 
   std::size_t size() const { return patterns_; }
 
+  // The finished index as bytes for read_image(): native byte order, each table 8-byte
+  // aligned from the image's start.
+  std::string write_image() const;
+  // Uses an image's tables in place; `image` must outlive this index and start 8-byte
+  // aligned. False (and the index unchanged) when the bytes are not an image of this
+  // build's byte order and layout, or index more than `max_patterns` patterns. Damaged
+  // contents never read out of bounds: every slot and id is checked when it is used.
+  bool read_image(std::string_view image, std::size_t max_patterns);
+
  private:
   struct Slot {
     uint32_t key = 0;
@@ -44,12 +57,20 @@ class LineIndex {
   };
   // keys of 3 and 4 bytes live in separate tables (a 3-byte key is not a prefix search).
   struct Table {
-    std::vector<Slot> slots;
+    std::span<const Slot> slots;  // owned_ below, or an image's bytes
     uint32_t mask = 0;
     const Slot* find(uint32_t key) const;
   };
+  // The tables finish() builds; empty when they are read from an image.
+  struct Owned {
+    std::vector<uint32_t> ids;
+    std::vector<Slot> slots3, slots4;
+    std::vector<uint64_t> bloom3, bloom4;
+  };
   template <typename OnHit>
   void scan(std::string_view line, OnHit&& on_hit) const;
+  template <typename OnHit>
+  void hits_of(const Slot& s, std::size_t position, OnHit& on_hit) const;
 
   // Until finish(), each key of each pattern packed in one word, so that sorting groups a
   // key's patterns in id order: bit 63 set for a 4-byte key, bits 31-62 the key, 0-30 the id.
@@ -63,13 +84,14 @@ class LineIndex {
   static uint32_t id_of(uint64_t packed) { return static_cast<uint32_t>(packed & ((uint64_t{1} << kIdBits) - 1)); }
   std::vector<uint64_t> pending_;
   std::vector<uint32_t> always_;                        // patterns without keys
-  std::vector<uint32_t> ids_;
+  Owned owned_;
+  std::span<const uint32_t> ids_;
   Table table3_;
   Table table4_;
   // Bloom bits over each table's keys: most positions of a line are rejected with one bit
   // test, in a table small enough for the L2 cache whatever the size of the knowledge base.
-  std::vector<uint64_t> bloom3_;
-  std::vector<uint64_t> bloom4_;
+  std::span<const uint64_t> bloom3_;
+  std::span<const uint64_t> bloom4_;
   bool has3_ = false;
   std::size_t patterns_ = 0;
 };

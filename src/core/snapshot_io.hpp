@@ -37,6 +37,13 @@ class Writer {
     str(t.en);
     str(t.zh);
   }
+  // Padding (a count, then zeros) so that the bytes of the next str() start 8-byte aligned
+  // from the start of what this writer writes: tables read in place need it.
+  void align_next_str() {
+    const std::size_t pad = (8 - (out_.size() + 8) % 8) % 8;
+    u32(static_cast<uint32_t>(pad));
+    out_.append(pad, '\0');
+  }
   std::size_t size() const { return out_.size(); }
   std::string take() { return std::move(out_); }
 
@@ -74,6 +81,12 @@ class Reader {
     std::vector<std::string> v(count());
     for (auto& s : v) s = str();
     return v;
+  }
+  // Skips what Writer::align_next_str() wrote.
+  void skip_alignment() {
+    const uint32_t pad = u32();
+    if (pad >= 8) ok_ = false;
+    bytes(pad);
   }
   LocalizedText text() {
     LocalizedText t;

@@ -11,8 +11,10 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 
+#include "kb_matcher.hpp"
 #include "kb_snapshot.hpp"
 #include "npu_doctor/kb_lint.hpp"
 #include "scan_plan.hpp"
@@ -110,6 +112,17 @@ nd::KnowledgeBase plan(nd::KnowledgeBase kb, std::string_view background, nd::Ga
   return out;
 }
 
+// The snapshot with the matcher's tables precomputed: written once without them, read back
+// (the pattern ids follow the order a run reads the snapshot in), the matcher built on it as
+// a run builds it, and the snapshot written again with its image (kb_matcher_image.cpp).
+std::string with_matcher_image(const nd::KnowledgeBase& kb) {
+  auto back = nd::read_kb_snapshot_copy(nd::write_kb_snapshot(kb));
+  if (!back) throw std::runtime_error("the snapshot just written does not read back");
+  std::vector<nd::KbProblem> problems;
+  const auto matcher = nd::KbMatcher::build(*back, problems);
+  return nd::write_kb_snapshot(kb, matcher->write_image());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,7 +173,7 @@ int main(int argc, char** argv) {
   {
     errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << nd::write_kb_snapshot(kb);
+    f << with_matcher_image(kb);
     if (!f) {
       std::cerr << "npu-doctor-kbc: cannot write " << tmp << ": " << std::strerror(errno ? errno : EIO) << "\n";
       return 1;
