@@ -79,8 +79,9 @@ bool is_exception_line(std::string_view line) {
   return false;
 }
 
-std::unique_ptr<WordFallback> WordFallback::create(const KnowledgeBase& kb, std::string_view model_bytes) {
-  auto model = read_word_model(model_bytes);
+std::unique_ptr<WordFallback> WordFallback::create(const KnowledgeBase& kb, std::string_view model_bytes,
+                                                   bool bytes_outlive_fallback) {
+  auto model = read_word_model(model_bytes, bytes_outlive_fallback);
   if (!model || model->classes.empty()) return nullptr;
   auto fallback = std::make_unique<WordFallback>(kb, std::move(*model));
   const bool any = std::any_of(fallback->entries_.begin(), fallback->entries_.end(), [](const Entry* e) { return e != nullptr; });

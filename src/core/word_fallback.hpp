@@ -27,8 +27,10 @@ class WordFallback {
   static constexpr std::size_t kMaxTextBytes = 2048;
 
   // nullptr (the fallback is off) when `model_bytes` is not a valid model or `kb` has no
-  // `words.<category>` entries for the model's categories.
-  static std::unique_ptr<WordFallback> create(const KnowledgeBase& kb, std::string_view model_bytes);
+  // `words.<category>` entries for the model's categories. `bytes_outlive_fallback` (the
+  // model embedded in the binary): its rows are read in place (read_word_model).
+  static std::unique_ptr<WordFallback> create(const KnowledgeBase& kb, std::string_view model_bytes,
+                                              bool bytes_outlive_fallback = false);
   WordFallback(const KnowledgeBase& kb, WordModel model);
 
   const WordModel& model() const { return model_; }

@@ -10,7 +10,7 @@ namespace {
 
 // "NPUDWM" + format version. Integers and floats are written little-endian whatever the
 // host, so a model built on one machine reads on another.
-constexpr std::string_view kModelMagic = "NPUDWM2\n";
+constexpr std::string_view kModelMagic = "NPUDWM3\n";
 constexpr uint32_t kMaxClasses = 64;
 constexpr uint32_t kMaxWords = 1024;
 
@@ -23,6 +23,12 @@ class ModelWriter {
   void str(std::string_view s) {
     u32(static_cast<uint32_t>(s.size()));
     out_ += s;
+  }
+  // A count of zeros, then the zeros, so that what follows starts 4-byte aligned (read in place).
+  void align4() {
+    const std::size_t pad = (4 - (out_.size() + 4) % 4) % 4;
+    u32(static_cast<uint32_t>(pad));
+    out_.append(pad, '\0');
   }
   std::string take() { return std::move(out_); }
   std::string out_;
@@ -47,6 +53,22 @@ class ModelReader {
     std::string s(d_.substr(pos_, n));
     pos_ += n;
     return s;
+  }
+  void skip_alignment() {
+    const uint32_t pad = u32();
+    if (pad >= 4 || !need(pad)) ok_ = false;
+    else pos_ += pad;
+  }
+  // `n` 4-byte values in place, or an empty span when they are not aligned for T (then the
+  // caller copies them with array()).
+  template <typename T>
+  std::span<const T> view(std::size_t n) {
+    static_assert(sizeof(T) == 4);
+    if (std::endian::native != std::endian::little || !room_for(n, 4)) return {};
+    const void* at = d_.data() + pos_;
+    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) != 0) return {};
+    pos_ += n * 4;
+    return std::span<const T>(static_cast<const T*>(at), n);
   }
   bool expect(std::string_view s) {
     if (!need(s.size()) || d_.substr(pos_, s.size()) != s) return ok_ = false;
@@ -94,24 +116,25 @@ void WordModel::index_buckets() {
   std::size_t row = 0;
   for (std::size_t top = 0; top + 1 < first_row_.size(); ++top) {
     first_row_[top] = static_cast<uint32_t>(row);
-    while (row < buckets.size() && (buckets[row] >> shift) == top) ++row;
+    while (row < bucket_rows().size() && (bucket_rows()[row] >> shift) == top) ++row;
   }
-  first_row_.back() = static_cast<uint32_t>(buckets.size());
+  first_row_.back() = static_cast<uint32_t>(bucket_rows().size());
 }
 
 const float* WordModel::row_of(uint32_t bucket) const {
-  auto from = buckets.begin();
-  auto to = buckets.end();
+  const std::span<const uint32_t> rows = bucket_rows();
+  auto from = rows.begin();
+  auto to = rows.end();
   if (!first_row_.empty()) {
     const uint32_t bits = std::min(kIndexBits, features.hash_bits);
     const std::size_t top = bucket >> (features.hash_bits - bits);
     if (top + 1 >= first_row_.size()) return nullptr;
-    from = buckets.begin() + first_row_[top];
-    to = buckets.begin() + first_row_[top + 1];
+    from = rows.begin() + first_row_[top];
+    to = rows.begin() + first_row_[top + 1];
   }
   const auto it = std::lower_bound(from, to, bucket);
   if (it == to || *it != bucket) return nullptr;
-  return weights.data() + static_cast<std::size_t>(it - buckets.begin()) * classes.size();
+  return weight_rows().data() + static_cast<std::size_t>(it - rows.begin()) * classes.size();
 }
 
 std::vector<double> WordModel::probabilities(std::string_view text) const {
@@ -164,13 +187,14 @@ std::string write_word_model(const WordModel& m) {
     w.str(to_string(m.classes[c]));
     w.f32(c < m.bias.size() ? m.bias[c] : 0.0f);
   }
-  w.u32(static_cast<uint32_t>(m.buckets.size()));
-  for (uint32_t b : m.buckets) w.u32(b);
-  for (float x : m.weights) w.f32(x);
+  w.u32(static_cast<uint32_t>(m.bucket_rows().size()));
+  w.align4();
+  for (uint32_t b : m.bucket_rows()) w.u32(b);
+  for (float x : m.weight_rows()) w.f32(x);
   return w.take();
 }
 
-std::optional<WordModel> read_word_model(std::string_view data) {
+std::optional<WordModel> read_word_model(std::string_view data, bool data_outlives_model) {
   ModelReader r(data);
   if (!r.expect(kModelMagic)) return std::nullopt;
   WordModel m;
@@ -202,15 +226,26 @@ std::optional<WordModel> read_word_model(std::string_view data) {
     m.bias.push_back(b);
   }
   const uint32_t rows = r.u32();
+  r.skip_alignment();
   if (!r.room_for(rows, 4 + 4ull * classes)) return std::nullopt;
-  m.buckets.resize(rows);
-  r.array(m.buckets);
-  m.weights.resize(static_cast<std::size_t>(rows) * classes);
-  r.array(m.weights);
-  if (!std::all_of(m.weights.begin(), m.weights.end(), [](float x) { return std::isfinite(x); })) return std::nullopt;
-  if (!r.done() || !std::is_sorted(m.buckets.begin(), m.buckets.end()) ||
-      std::adjacent_find(m.buckets.begin(), m.buckets.end()) != m.buckets.end() ||
-      (!m.buckets.empty() && m.features.hash_bits < 32 && m.buckets.back() >> m.features.hash_bits != 0)) {
+  const std::size_t cells = static_cast<std::size_t>(rows) * classes;
+  if (data_outlives_model) {
+    m.mapped_buckets_ = r.view<uint32_t>(rows);
+    if (m.mapped_buckets_.size() == rows) m.mapped_weights_ = r.view<float>(cells);
+    m.in_place_ = m.mapped_buckets_.size() == rows && m.mapped_weights_.size() == cells;
+  }
+  if (!m.in_place_) {
+    m.buckets.resize(rows);
+    r.array(m.buckets);
+    m.weights.resize(cells);
+    r.array(m.weights);
+  }
+  const auto weights = m.weight_rows();
+  const auto buckets = m.bucket_rows();
+  if (!std::all_of(weights.begin(), weights.end(), [](float x) { return std::isfinite(x); })) return std::nullopt;
+  if (!r.done() || !std::is_sorted(buckets.begin(), buckets.end()) ||
+      std::adjacent_find(buckets.begin(), buckets.end()) != buckets.end() ||
+      (!buckets.empty() && m.features.hash_bits < 32 && buckets.back() >> m.features.hash_bits != 0)) {
     return std::nullopt;
   }
   m.index_buckets();

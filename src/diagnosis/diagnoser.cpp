@@ -32,12 +32,10 @@ bool DiagnosisReport::any_input_scanned() const {
 namespace {
 
 std::unique_ptr<WordFallback> word_fallback(const KnowledgeBase& kb, std::optional<std::string_view> model) {
-  if (!model) {
-    const auto files = embedded_word_model();
-    if (files.empty()) return nullptr;
-    model = files.front().content;
-  }
-  return model->empty() ? nullptr : WordFallback::create(kb, *model);
+  if (model) return model->empty() ? nullptr : WordFallback::create(kb, *model);
+  const auto files = embedded_word_model();
+  if (files.empty() || files.front().content.empty()) return nullptr;
+  return WordFallback::create(kb, files.front().content, true);  // the binary's bytes: read in place
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -432,6 +433,38 @@ TEST_F(BuiltinWordFallback, TheShippedGateLetsEveryKindOfCandidateThrough) {
                            "加载权重失败"}) {
     EXPECT_TRUE(matcher->passes_gate(line)) << line;
   }
+}
+
+}  // namespace
+}  // namespace npu_doctor
+
+namespace npu_doctor {
+namespace {
+
+// The embedded model's rows are read in place (16-byte aligned in the binary, 4-byte aligned
+// in the model); a copy of the bytes at an odd address is read by copying; both score alike.
+TEST(BuiltinWordModel, ItsRowsAreReadInPlaceAndScoreAsACopy) {
+  const auto files = embedded_word_model();
+  ASSERT_FALSE(files.empty());
+  const std::string_view bytes = files.front().content;
+  const auto in_place = read_word_model(bytes, true);
+  ASSERT_TRUE(in_place);
+  ASSERT_FALSE(in_place->bucket_rows().empty());
+  const auto* first = static_cast<const void*>(in_place->bucket_rows().data());
+  EXPECT_TRUE(first >= static_cast<const void*>(bytes.data()) && first < static_cast<const void*>(bytes.data() + bytes.size()));
+  EXPECT_TRUE(in_place->buckets.empty());  // nothing copied
+
+  std::string shifted(bytes.size() + 1, '\0');
+  std::memcpy(shifted.data() + 1, bytes.data(), bytes.size());
+  const auto copied = read_word_model(std::string_view(shifted).substr(1), true);
+  ASSERT_TRUE(copied);
+  EXPECT_EQ(copied->buckets.size(), in_place->bucket_rows().size());
+  for (const char* line : {"RuntimeError: NPU out of memory", "HCCL timeout while waiting for rank 3", "No module named 'torch_npu'"}) {
+    EXPECT_EQ(in_place->probabilities(line), copied->probabilities(line)) << line;
+  }
+  // A model written from either reads back the same.
+  EXPECT_EQ(write_word_model(*in_place), write_word_model(*copied));
+  EXPECT_EQ(write_word_model(*in_place), std::string(bytes));
 }
 
 }  // namespace
