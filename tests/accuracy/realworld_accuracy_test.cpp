@@ -108,7 +108,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-39", 0.72, 24},
                                            Corpus{"realworld-blind/batch-40", 0.57, 26},
                                            Corpus{"realworld-blind/batch-41", 0.78, 24},
-                                           Corpus{"realworld-blind/batch-42", 0.75, 33}),
+                                           Corpus{"realworld-blind/batch-42", 0.75, 33},
+                                           Corpus{"realworld-blind/batch-43", 0.58, 20}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
