@@ -19,6 +19,13 @@ namespace npu_doctor {
 
 class LineIndex {
  public:
+  LineIndex() = default;
+  // Moved, never copied: the tables' views point into its own vectors (or an image).
+  LineIndex(const LineIndex&) = delete;
+  LineIndex& operator=(const LineIndex&) = delete;
+  LineIndex(LineIndex&&) = default;
+  LineIndex& operator=(LineIndex&&) = default;
+
   // Registers pattern `id` (dense, from 0) with its keys; no keys: a candidate on every line.
   void add(std::size_t id, std::span<const std::string_view> keys);
   // Room for `keys` keys in all before finish() (avoids regrowing; optional).

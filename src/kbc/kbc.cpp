@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include <unistd.h>
+
 #include "kb_matcher.hpp"
 #include "kb_snapshot.hpp"
 #include "npu_doctor/kb_lint.hpp"
@@ -169,7 +171,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string out = argv[1];
-  const std::string tmp = out + ".tmp";
+  const std::string tmp = out + ".tmp." + std::to_string(::getpid());  // two runs never share one
   {
     errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
