@@ -18,6 +18,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "fnv1a.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "kb_snapshot.hpp"
@@ -610,14 +611,6 @@ KbFile parse_kb_file(std::string_view file_name, std::string_view content, bool 
 
 namespace {
 
-uint64_t fnv1a(uint64_t h, std::string_view s) {
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
 // A whole file mapped read-only until the process ends (empty on any failure).
 std::string_view map_file_forever(const char* path) {
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
@@ -751,6 +744,7 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     }
   };
 
+  // Not FNV's offset basis (a digit short), but kept: it names every knowledge base so far.
   uint64_t hash = 1469598103934665603ULL;
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& p : options.builtin_paths) read_user_path(p, files, problems);

@@ -149,14 +149,14 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   m->own_programs_ = OnceSlots<Regex>(m->refs_.size());
   m->catalogue_programs_ = OnceSlots<Regex>(m->catalogue_size_);
   m->dead_.assign(m->total_patterns(), false);
-  bool any_dead = false;
   for (std::size_t i = 0; i < m->catalogue_size_; ++i) {
-    if (kb.catalogue()->disabled(i)) m->dead_[own + i] = any_dead = true;
+    if (kb.catalogue()->disabled(i)) m->dead_[own + i] = true;
   }
-  // The snapshot's image of these tables, when it was made for exactly these patterns.
+  // The snapshot's image of these tables, when it was made for exactly these patterns (its
+  // list of ungated patterns is filtered by dead() below, its index used only when none is).
   m->fingerprint_ = m->fingerprint(own_keys);
   std::optional<Image> image = read_image(kb.matcher_image());
-  if (image && (image->fingerprint != m->fingerprint_ || any_dead)) image.reset();
+  if (image && image->fingerprint != m->fingerprint_) image.reset();
 
   // The first stage: the gate, then every pattern the gate does not cover. Ids below
   // kGateIds are the gate's; a pattern's id is kGateIds + its index.

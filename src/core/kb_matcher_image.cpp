@@ -3,6 +3,7 @@
 // in place at start-up (docs/scanning.md, "Start-up"). Computing them took about half of a
 // short run's time: sorting and hashing some 350,000 keys and reading every catalogue record.
 #include "kb_matcher.hpp"
+#include "fnv1a.hpp"
 #include "npu_doctor/catalogue.hpp"
 #include "snapshot_io.hpp"
 
@@ -11,26 +12,23 @@ namespace {
 
 constexpr std::string_view kImageMagic = "NPUDMIX1";
 
-// FNV-1a, 64 bits: a change anywhere in the hand-written patterns changes it.
+// A change anywhere in the hand-written patterns changes it: each string with its length,
+// each number as 8 little-endian bytes.
 class Fingerprint {
  public:
   void add(std::string_view bytes) {
     add_number(bytes.size());
-    for (char c : bytes) {
-      hash_ ^= static_cast<unsigned char>(c);
-      hash_ *= 0x100000001b3ull;
-    }
+    hash_ = fnv1a(hash_, bytes);
   }
   void add_number(uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      hash_ ^= (v >> (8 * i)) & 0xFF;
-      hash_ *= 0x100000001b3ull;
-    }
+    char le[8];
+    for (std::size_t i = 0; i < 8; ++i) le[i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+    hash_ = fnv1a(hash_, std::string_view(le, sizeof le));
   }
   uint64_t value() const { return hash_; }
 
  private:
-  uint64_t hash_ = 0xcbf29ce484222325ull;
+  uint64_t hash_ = kFnv1aBasis;
 };
 
 }  // namespace

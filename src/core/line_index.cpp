@@ -163,8 +163,8 @@ bool LineIndex::read_image(std::string_view image, std::size_t max_patterns) {
       !take_array(image, at, kBloomWords, bloom3) || !take_array(image, at, kBloomWords, bloom4) || at != image.size()) {
     return false;
   }
+  if (std::any_of(always.begin(), always.end(), [&](uint32_t id) { return id >= header[kPatterns]; })) return false;
   patterns_ = header[kPatterns];
-  if (std::any_of(always.begin(), always.end(), [&](uint32_t id) { return id >= patterns_; })) return false;
   always_.assign(always.begin(), always.end());
   has3_ = header[kHas3] != 0;
   owned_ = {};

@@ -1,5 +1,7 @@
 #include "word_features.hpp"
 
+#include "fnv1a.hpp"
+
 #include <algorithm>
 
 namespace npu_doctor {
@@ -98,11 +100,7 @@ Tokens tokenize(std::string_view text) {
 }  // namespace
 
 uint64_t feature_hash(std::string_view feature) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : feature) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
+  uint64_t h = fnv1a(kFnv1aBasis, feature);
   // splitmix64's finaliser: FNV's low bits alone spread short strings poorly.
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ull;
