@@ -174,28 +174,74 @@ void for_each_piece(const std::string& s, const ProbeOptions& options, F&& f) {
   }
 }
 
+// How often each pair of bytes occurs in the healthy text. Vectorscan's literal matcher checks
+// every place where a literal's last bytes occur, so of two pieces that are equally rare as a
+// whole, the one whose last two bytes are rarer costs the first stage less (docs/scanning.md,
+// "What makes the first stage slow").
+class PairCounts {
+ public:
+  explicit PairCounts(std::string_view text) : counts_(65536, 0) {
+    for (std::size_t i = 1; i < text.size(); ++i) ++counts_[pair(text[i - 1], text[i])];
+  }
+  // How often the last two bytes of `piece` occur in the text.
+  std::size_t ending(std::string_view piece) const {
+    return piece.size() < 2 ? SIZE_MAX : counts_[pair(piece[piece.size() - 2], piece.back())];
+  }
+
+ private:
+  static std::size_t pair(char a, char b) {
+    return static_cast<std::size_t>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
+  }
+  std::vector<std::size_t> counts_;
+};
+
 // Of `serves` (a piece -> how many patterns or strings it serves), the piece that serves the
 // most, two at least, among those at most max_healthy_share of the healthy lines hold; among
-// equals the one fewest healthy lines hold, then the longest, then the first alphabetically.
-// Only the leaders are counted against the background. Empty: none.
+// equals the one fewest healthy lines hold, then the one whose ending is rarest, then the
+// longest, then the first alphabetically. Only the leaders are counted against the
+// background. Empty: none.
 template <typename Healthy>
 std::string best_shared_piece(const std::map<std::string, std::size_t>& serves, const ProbeOptions& options,
-                              Healthy& healthy, double healthy_total) {
+                              Healthy& healthy, double healthy_total, const PairCounts& pairs) {
   std::vector<std::pair<std::string, std::size_t>> ranked(serves.begin(), serves.end());
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string best;
-  std::size_t best_serves = 0, best_healthy = 0;
+  std::size_t best_serves = 0, best_healthy = 0, best_ending = 0;
   for (const auto& [g, n] : ranked) {
     if (n < 2 || (!best.empty() && n < best_serves)) break;
     const std::size_t h = healthy(g);
     if (static_cast<double>(h) > options.max_healthy_share * healthy_total) continue;
-    if (best.empty() || h < best_healthy || (h == best_healthy && g.size() > best.size())) {
+    const std::size_t e = pairs.ending(g);
+    if (best.empty() || h < best_healthy || (h == best_healthy && (e < best_ending || (e == best_ending && g.size() > best.size())))) {
       best = g;
       best_serves = n;
       best_healthy = h;
+      best_ending = e;
     }
   }
   return best;
+}
+
+// The literal that looks for `s` alone: `s` itself, or a piece of it that no more healthy
+// lines hold and whose ending is rarer ("training process is running" ends in the common
+// "ng"; "training proc" passes the same lines and checks fewer places). At most `kTries`
+// pieces are counted against the background, rarest ending first.
+template <typename Healthy>
+std::string own_literal(const std::string& s, const ProbeOptions& options, Healthy& healthy, const PairCounts& pairs) {
+  constexpr std::size_t kTries = 24;
+  std::vector<std::string> pieces;
+  for_each_piece(s, options, [&](std::string g) { pieces.push_back(std::move(g)); });
+  std::stable_sort(pieces.begin(), pieces.end(), [&](const std::string& a, const std::string& b) {
+    const std::size_t ea = pairs.ending(a), eb = pairs.ending(b);
+    return ea != eb ? ea < eb : a.size() > b.size();
+  });
+  const std::size_t whole_ending = pairs.ending(s);
+  const std::size_t whole_healthy = healthy(s);
+  for (std::size_t i = 0; i < pieces.size() && i < kTries; ++i) {
+    if (pairs.ending(pieces[i]) >= whole_ending) break;  // no rarer ending than the string's own
+    if (healthy(pieces[i]) <= whole_healthy) return pieces[i];
+  }
+  return s;
 }
 
 }  // namespace
@@ -209,6 +255,7 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
   std::vector<std::string> chosen;
   const std::string background = ascii_lower(options.background);
   const double healthy_total = static_cast<double>(std::max<std::size_t>(1, lines_holding(background, "\n")));
+  const PairCounts pairs(background);
   std::map<std::string, std::size_t> healthy_lines;
   auto healthy = [&](const std::string& g) {
     auto it = healthy_lines.find(g);
@@ -247,7 +294,7 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
       }
       for (const auto& g : closes) ++gains[g];
     }
-    const std::string best = best_shared_piece(gains, options, healthy, healthy_total);
+    const std::string best = best_shared_piece(gains, options, healthy, healthy_total, pairs);
     if (best.empty()) break;
     chosen.push_back(best);
     std::erase_if(open, [&](const RequiredLiterals* p) { return covered(*p); });
@@ -288,8 +335,8 @@ std::vector<std::string> choose_probes(const std::vector<const RequiredLiterals*
         for_each_piece(*str, options, [&](std::string g) { pieces.insert(std::move(g)); });
         for (const auto& g : pieces) ++holders[g];
       }
-      std::string literal = best_shared_piece(holders, options, healthy, healthy_total);
-      if (literal.empty()) literal = *left.front();
+      std::string literal = best_shared_piece(holders, options, healthy, healthy_total, pairs);
+      if (literal.empty()) literal = own_literal(*left.front(), options, healthy, pairs);
       if (std::find(chosen.begin(), chosen.end(), literal) == chosen.end()) chosen.push_back(literal);
       std::erase_if(left, [&](const std::string* s) { return s->find(literal) != std::string::npos; });
     }

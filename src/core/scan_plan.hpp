@@ -75,9 +75,12 @@ bool gate_covers(const ScanGate& gate, const GatePattern& pattern);
 // slower one past a few dozen), so patterns share literals where one serves several: the
 // literal that alone completes the most of them, among those few healthy lines hold, until
 // none completes two; each pattern left then gets, for each string of its clause, a literal
-// chosen before that the string holds, else the string itself. Only clauses of at most
-// `max_strings` strings none shorter than `min_literal` bytes count (a short literal passes
-// many lines); a pattern without one runs its own regex in the first stage.
+// chosen before that the string holds, else the string itself (or a piece of it that as few
+// healthy lines hold and whose last two bytes are rarer in them: the matcher checks every
+// place a literal's last bytes occur; ties between shared literals go the same way). Only
+// clauses of at most `max_strings` strings none shorter than `min_literal` bytes count (a
+// short literal passes many lines); a pattern without one runs its own regex in the first
+// stage.
 struct ProbeOptions {
   std::size_t min_literal = 5;
   std::size_t max_literal = 16;

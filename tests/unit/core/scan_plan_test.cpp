@@ -121,6 +121,22 @@ TEST(Probes, ASharedPieceCommonInHealthyLinesLeavesEachSpellingItsOwnLiteral) {
   EXPECT_TRUE(probes_cover(probes, required_literals(re)));
 }
 
+TEST(Probes, APatternsOwnLiteralEndsInBytesHealthyTextRarelyHas) {
+  // "ng" ends many healthy words; a piece of the message that no healthy line holds either,
+  // ending in rarer bytes, is looked for instead of the whole message (the first stage checks
+  // every place a literal's last bytes occur).
+  const std::string background = "[info] running step 1, training going\n[info] running step 2, loading\n";
+  const std::string message = "the last training process is running";
+  const auto probes = probes_for({message}, background);
+  ASSERT_EQ(probes.size(), 1u);
+  EXPECT_NE(probes[0], message);
+  EXPECT_NE(message.find(probes[0]), std::string::npos);
+  EXPECT_EQ(background.find(probes[0]), std::string::npos);
+  const std::string ending = probes[0].substr(probes[0].size() - 2);
+  EXPECT_EQ(background.find(ending), std::string::npos) << probes[0];
+  EXPECT_TRUE(probes_cover(probes, required_literals(message)));
+}
+
 TEST(Probes, APatternWithOnlyShortLiteralsIsLeftToItsRegex) {
   // "inf" would pass every INFO line: no probe, so the pattern's regex runs in the first stage.
   const auto probes = probes_for({R"(\b(?:kl|ppl)\s*[:=]\s*(?:nan|inf)\b)", "Device or resource busy"});
