@@ -214,4 +214,10 @@ def too_generic(fmt, style="printf"):
     if regex is None:
         return True
     words = re.findall(r"[A-Za-z]{3,}", " ".join(L.literal_runs(fmt, style)))
+    # Words that only join the parts of a message ("{}but got {}"): they say nothing of which.
+    if words and {w.lower() for w in words} <= CONNECTIVE_WORDS:
+        return True
     return not words or (len(words) == 1 and longest < 10)
+
+
+CONNECTIVE_WORDS = {"but", "got", "and", "the", "with", "for", "not", "was", "are", "is", "than", "expected", "instead"}

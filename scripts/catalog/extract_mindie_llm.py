@@ -59,11 +59,8 @@ def cpp_records(commit, paths):
 
 
 RULES = [
-    # Start-up and call wrappers: the server or a component only reports that its callee failed.
-    Rule("other", role="wrapper",
-         words=r"init(?:iali[sz]e)?\w* (?:\w+ )?fail|fail(?:ed)? to init|please check (?:the |in )?.{0,40}\blogs?\b|see .{0,30}\blogs?\b"
-         r"|call .{0,40} failed|execute .{0,30} failed",
-         why="a start-up or call wrapper that points at the callee's error"),
+    # Start-up and call wrappers: the component only reports that its callee failed.
+    F.CALL_WRAPPER_RULE,
     # The cards MindIE is given and how the model is spread over them (config.json).
     Rule("rank_config", words=r"npudeviceids|npu_device_ids|worldsize|world_size|\bdp\b|\btp\b|\bmoe_tp\b|\bmoe_ep\b|rank_?table|ranktable",
          why="config.json's cards, world size or parallel sizes do not fit"),

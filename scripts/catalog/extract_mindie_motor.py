@@ -68,10 +68,7 @@ def cpp_records(commit, paths):
 
 RULES = [
     # Start-up and call wrappers: the component only reports that its callee failed.
-    Rule("other", role="wrapper",
-         words=r"init(?:iali[sz]e)?\w* (?:\w+ )?fail|fail(?:ed)? to init|please check (?:the |in )?.{0,40}\blogs?\b"
-         r"|see .{0,30}\blogs?\b|call .{0,40} failed|execute .{0,30} failed",
-         why="a start-up or call wrapper that points at the callee's error"),
+    F.CALL_WRAPPER_RULE,
     # Certificates, keys, CRLs, TLS options and their passwords (KMC): the deployment's
     # security configuration, which none of the 12 categories names more precisely.
     Rule("other", words=r"\bcert|\bcrl\b|\bca\b|\btls\b|\bssl\b|private key|\bkmc\b|decrypt|encrypt|password|cipher",

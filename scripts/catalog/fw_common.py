@@ -307,6 +307,15 @@ def context_lines(text_lines, line, before=6, after=1):
 # The words every component shares. Each extractor puts its own rules (its modules, the code
 # around its calls) before these; the first rule that holds decides.
 
+# A message that only says a start-up step or a call failed and points at the callee's own
+# error (printed before it, or in the logs it names): the MindIE server's and Motor's wording.
+CALL_WRAPPER_RULE = Rule(
+    "other", role="wrapper",
+    words=r"init(?:iali[sz]e)?\w* (?:\w+ )?fail|fail(?:ed)? to init|please check (?:the |in )?.{0,40}\blogs?\b"
+    r"|see .{0,30}\blogs?\b|call .{0,40} failed|execute .{0,30} failed",
+    why="a start-up or call wrapper that points at the callee's error")
+
+
 GENERAL_STRONG = [
     # Streams, events, notifies exhausted: the runtime's handles, not memory.
     Rule("resource", words=r"stream[- ]resource|streams? (?:are |is )?(?:insufficient|exhausted)|no (?:stream|event|notify) resource"
