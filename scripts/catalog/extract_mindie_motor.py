@@ -105,8 +105,7 @@ MOTOR_GENERIC_WORDS = F.GENERIC_WORDS | {"exception", "exceptions", "caught", "c
 
 
 def motor_generic(fmt, style):
-    words = re.findall(r"[a-z][a-z0-9_]*", " ".join(L.literal_runs(fmt, style)).lower())
-    return not any(len(w) >= 3 and w not in MOTOR_GENERIC_WORDS for w in words)
+    return F.is_generic(fmt, style, MOTOR_GENERIC_WORDS)
 
 
 def main():

@@ -76,9 +76,10 @@ support supported defined
 """.split())
 
 
-def is_generic(fmt, style):
+def is_generic(fmt, style, generic_words=GENERIC_WORDS):
+    """No word of 3 letters or more outside `generic_words` (a component may widen the set)."""
     words = re.findall(r"[a-z][a-z0-9_]*", " ".join(L.literal_runs(fmt, style)).lower())
-    return not any(len(w) >= 3 and w not in GENERIC_WORDS for w in words)
+    return not any(len(w) >= 3 and w not in generic_words for w in words)
 
 
 def message_text(fmt, style):
