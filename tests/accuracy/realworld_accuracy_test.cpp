@@ -120,7 +120,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-51", 0.69, 39},
                                            Corpus{"realworld-blind/batch-52", 0.63, 39},
                                            Corpus{"realworld-blind/batch-53", 0.61, 37},
-                                           Corpus{"realworld-blind/batch-54", 0.72, 42}),
+                                           Corpus{"realworld-blind/batch-54", 0.72, 42},
+                                           Corpus{"realworld-blind/batch-55", 0.54, 42}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
