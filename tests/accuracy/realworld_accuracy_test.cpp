@@ -121,7 +121,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-52", 0.63, 39},
                                            Corpus{"realworld-blind/batch-53", 0.61, 37},
                                            Corpus{"realworld-blind/batch-54", 0.72, 42},
-                                           Corpus{"realworld-blind/batch-55", 0.54, 42}),
+                                           Corpus{"realworld-blind/batch-55", 0.54, 42},
+                                           Corpus{"realworld-blind/batch-56", 0.68, 29}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
