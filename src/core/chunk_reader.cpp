@@ -89,8 +89,60 @@ void ChunkReader::read_ahead_loop() {
   }
 }
 
+std::string ChunkReader::error() const {
+  if (mapped_file_ && mapped_file_->shrank()) return "the file shrank while it was read";
+  return error_;
+}
+
+std::optional<ChunkReader::Chunk> ChunkReader::next_mapped(std::string_view carry) {
+  const std::string_view bytes = span_->bytes();
+  const MappedFile& file = *span_->file;
+  if (file.shrank()) {  // past the file's new end the mapping reads zeros: stop here
+    finished_ = true;
+    span_.reset();
+    return Chunk{carry, true};
+  }
+  if (mapped_pos_ >= bytes.size()) {
+    span_.reset();
+    return std::nullopt;
+  }
+  const std::size_t pos = static_cast<std::size_t>(mapped_pos_);
+  const std::size_t n = std::min<std::size_t>(chunk_size_, bytes.size() - pos);
+  // Whatever lies before the carry is done with: its pages go back (memory stays one chunk).
+  const bool adjacent = carry.empty() || carry.data() + carry.size() == bytes.data() + pos;
+  const std::size_t keep_from = adjacent ? pos - carry.size() : pos;
+  if (keep_from > released_) {
+    file.done_with(span_->begin + released_, keep_from - released_);
+    released_ = keep_from;
+  }
+  // This chunk's pages present in one call; the next chunk's read from disk meanwhile, if
+  // they are not in the page cache (a cold file). Populating one chunk ahead on a second
+  // thread was tried: no gain measurable (bench/README.md, "Mapped input").
+  file.populate(span_->begin + pos, n);
+  mapped_pos_ = pos + n;
+  file.will_need(span_->begin + mapped_pos_, chunk_size_);
+  // The end of the mapping ends the stream, unless the file grew since it was mapped.
+  const bool eof = mapped_pos_ == bytes.size() && !(span_->to_end_of_file && file.grew());
+  if (eof) finished_ = true;
+  if (adjacent) return Chunk{bytes.substr(keep_from, carry.size() + n), eof};
+  joined_.assign(carry);
+  joined_.append(bytes.substr(pos, n));
+  return Chunk{joined_, eof};
+}
+
 ChunkReader::Chunk ChunkReader::next(std::string_view carry) {
   if (finished_) return {carry, true};
+  if (!asked_mapped_) {
+    asked_mapped_ = true;
+    span_ = in_.take_mapped();
+    if (span_) mapped_file_ = span_->file;
+  }
+  if (span_) {
+    if (auto chunk = next_mapped(carry)) return *chunk;
+    // The mapping is used up and the file grew: read the rest, one buffer after the other.
+    read_ahead_ = false;
+    current_ = 1;
+  }
   // Callers never carry more, and the first chunk has no carry: never write before the buffer.
   carry = current_ < 0 ? std::string_view() : carry.substr(0, chunk_size_);
   const int target = current_ < 0 ? 0 : 1 - current_;

@@ -10,10 +10,16 @@
 // copying the chunk. Memory: two buffers of twice the chunk size, except that the first
 // chunk starts in a small buffer and grows only when the input turns out to be larger:
 // a tree of 100,000 small plogs must not map and unmap megabytes per file.
+//
+// A stream that lies mapped (ByteStream::take_mapped, a large plain file) is not copied:
+// each chunk is a view of the mapping, its carry being the bytes just before it. The pages
+// of the next chunk are made present and those behind the carry given back, each chunk in
+// turn; past the mapping (a file that grew since) the stream is read as any other.
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -38,7 +44,7 @@ class ChunkReader {
   // chunk returned before, which stays valid until this call copies it).
   Chunk next(std::string_view carry);
   // The read error that ended the stream, if any.
-  const std::string& error() const { return error_; }
+  std::string error() const;
 
  private:
   struct Buffer {
@@ -56,6 +62,8 @@ class ChunkReader {
   void fill(Buffer& b, bool first_chunk);
   bool allocate(Buffer& b, std::size_t room, std::size_t capacity);  // false: out of memory
   void read_ahead_loop();
+  // The next view of the mapping, or nullopt when it is used up and reading takes over.
+  std::optional<Chunk> next_mapped(std::string_view carry);
 
   ByteStream& in_;
   std::size_t chunk_size_;
@@ -64,6 +72,13 @@ class ChunkReader {
   int current_ = -1;  // the buffer whose chunk the caller holds
   bool finished_ = false;
   std::string error_;
+
+  bool asked_mapped_ = false;
+  std::optional<MappedSpan> span_;
+  std::shared_ptr<MappedFile> mapped_file_;  // kept after the span is used up: did it shrink?
+  uint64_t mapped_pos_ = 0;      // bytes of the span handed out
+  uint64_t released_ = 0;        // bytes of the span whose pages were given back
+  std::string joined_;           // a carry that is not the span's preceding bytes, joined by copy
 
   std::mutex mutex_;
   std::condition_variable changed_;

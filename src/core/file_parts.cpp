@@ -56,6 +56,7 @@ std::shared_ptr<const SplitFile> SplitFile::open(const InputItem& item, unsigned
   if (looks_like_archive(head) || looks_binary(head)) return nullptr;
   file->parts = split_at_lines(fd, file->size, jobs, min_part);
   if (file->parts.size() < 2) return nullptr;
+  if (file->size >= map_threshold()) file->mapping = MappedFile::map(fd, file->size);
   return file;
 }
 
@@ -77,6 +78,17 @@ long FileRangeStream::read(char* buf, std::size_t n) {
     error_ = std::strerror(errno);
     return -1;
   }
+}
+
+std::string FileRangeStream::error() const {
+  return mapping_ && mapping_->shrank() ? std::string("the file shrank while it was read") : error_;
+}
+
+std::optional<MappedSpan> FileRangeStream::take_mapped() {
+  if (!mapping_ || pos_ >= end_ || end_ > mapping_->bytes().size()) return std::nullopt;
+  MappedSpan span{mapping_, pos_, end_, false};
+  pos_ = end_;
+  return span;
 }
 
 std::deque<ContextLine> lines_before(int fd, uint64_t offset, std::size_t n, uint64_t last_line, std::size_t max_text) {

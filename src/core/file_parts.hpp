@@ -30,6 +30,7 @@ struct SplitFile {
   int fd = -1;
   uint64_t size = 0;
   std::vector<FilePart> parts;
+  std::shared_ptr<MappedFile> mapping;  // the whole file, when it could be mapped (mapped_file.hpp)
 
   static std::shared_ptr<const SplitFile> open(const InputItem& item, unsigned jobs, uint64_t min_part);
   SplitFile() = default;
@@ -41,14 +42,17 @@ struct SplitFile {
 // [begin, end) of an open file as a stream.
 class FileRangeStream final : public ByteStream {
  public:
-  FileRangeStream(int fd, uint64_t begin, uint64_t end) : fd_(fd), pos_(begin), end_(end) {}
+  FileRangeStream(int fd, uint64_t begin, uint64_t end, std::shared_ptr<MappedFile> mapping = nullptr)
+      : fd_(fd), pos_(begin), end_(end), mapping_(std::move(mapping)) {}
   long read(char* buf, std::size_t n) override;
-  std::string error() const override { return error_; }
+  std::string error() const override;
+  std::optional<MappedSpan> take_mapped() override;
 
  private:
   int fd_;
   uint64_t pos_;
   uint64_t end_;
+  std::shared_ptr<MappedFile> mapping_;
   std::string error_;
 };
 

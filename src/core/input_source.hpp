@@ -5,10 +5,12 @@
 // nesting (a .gz inside a .tar). Nothing downstream knows which.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "mapped_file.hpp"
 #include "npu_doctor/input_report.hpp"
 #include "npu_doctor/record_spool.hpp"
 
@@ -20,6 +22,9 @@ class ByteStream {
   // Reads up to n bytes; 0 at the end; -1 on error (see error()).
   virtual long read(char* buf, std::size_t n) = 0;
   virtual std::string error() const { return {}; }
+  // A stream whose next bytes lie in a read-only file mapping (mapped_file.hpp) hands them
+  // over once, so the scanner takes views instead of copies; read() goes on after them.
+  virtual std::optional<MappedSpan> take_mapped() { return std::nullopt; }
 };
 
 struct InputItem {

@@ -350,7 +350,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
             result.reports);
       } else {
         const FilePart range = unit.file->parts[unit.part];
-        FileRangeStream stream(unit.file->fd, range.begin, range.end);
+        FileRangeStream stream(unit.file->fd, range.begin, range.end, unit.file->mapping);
         FileRangeStream after(unit.file->fd, range.end, unit.file->size);
         ScanStart start;
         start.first_line = kPartBase;
