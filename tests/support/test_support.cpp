@@ -179,4 +179,24 @@ namespace npu_doctor::testing {
 
 std::string npu_doctor_binary() { return NPU_DOCTOR_BINARY; }
 
+std::string noisy_log_with_errors(unsigned seed, int lines) {
+  std::mt19937 rng(seed);
+  const char* errors[] = {
+      "[ERROR] RUNTIME(31207,python):2025-03-02-10:55:12.313.101 [device_error_proc.cc:1283]31207 ProcessStarsCoreErrorInfo: there is an exception of aivec error, core id is 43",
+      "EI0002: [PID: 1] 2025-03-02-10:56:01.1 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [3].",
+      "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 29.50 GiB total capacity; 27.10 GiB already allocated; 27.10 GiB current active; 1.02 GiB free; 28.00 GiB reserved in total by PyTorch)",
+      "[ERROR] ASCENDCL(31207,python):2025-03-02-10:55:12.400.000 [stream.cpp:1]31207 ACL stream synchronize failed, error code:507035",
+  };
+  std::string out = std::string(errors[0]) + "\n";
+  for (int i = 0; i < lines; ++i) {
+    out += "[INFO] RUNTIME(31207,python):2025-03-02-10:55:" + std::to_string(10 + i % 50) +
+           ".000.000 [stream.cc:1140]31207 aclrtSynchronizeStream stream=" + std::to_string(i % 7) + " ok, cost 7952 us\n";
+    if (rng() % 700 == 0) {
+      for (int k = static_cast<int>(rng() % 3); k >= 0; --k) out += std::string(errors[rng() % 4]) + (rng() % 5 == 0 ? "\r\n" : "\n");
+    }
+  }
+  out += errors[3];  // no final newline
+  return out;
+}
+
 }  // namespace npu_doctor::testing

@@ -80,5 +80,9 @@ std::string fixtures_dir();
 std::vector<std::string> lines_of(const std::string& text);
 // A fixture of a feature area's own tests: tests/<area>/fixtures/<rel>.
 std::string area_fixture(const std::string& area, const std::string& rel);
+// A plog of `lines` INFO lines with real error lines at random places (some in bursts, some
+// ending in CRLF), the first line an error and the last line one without a newline: what the
+// scanner's cuts (blocks, parts, mapped chunks) must not change the findings of.
+std::string noisy_log_with_errors(unsigned seed, int lines = 60000);
 
 }  // namespace npu_doctor::testing

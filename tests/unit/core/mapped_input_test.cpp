@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -59,27 +58,6 @@ std::string describe(const DiagnosisReport& r) {
   return describe(inputs, r.findings) + "root=" + (r.root_finding() ? finding_key(*r.root_finding()) : "none");
 }
 
-// INFO noise with real error lines at random places (some in bursts, some ending in CRLF)
-// and the last line without a newline.
-std::string generated_log(unsigned seed, int lines) {
-  std::mt19937 rng(seed);
-  const char* errors[] = {
-      "[ERROR] RUNTIME(31207,python):2025-03-02-10:55:12.313.101 [device_error_proc.cc:1283]31207 ProcessStarsCoreErrorInfo: there is an exception of aivec error, core id is 43",
-      "EI0002: [PID: 1] 2025-03-02-10:56:01.1 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [3].",
-      "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 29.50 GiB total capacity; 27.10 GiB already allocated; 27.10 GiB current active; 1.02 GiB free; 28.00 GiB reserved in total by PyTorch)",
-      "[ERROR] ASCENDCL(31207,python):2025-03-02-10:55:12.400.000 [stream.cpp:1]31207 ACL stream synchronize failed, error code:507035",
-  };
-  std::string out = std::string(errors[0]) + "\n";
-  for (int i = 0; i < lines; ++i) {
-    out += "[INFO] RUNTIME(31207,python):2025-03-02-10:55:" + std::to_string(10 + i % 50) +
-           ".000.000 [stream.cc:1140]31207 aclrtSynchronizeStream stream=" + std::to_string(i % 7) + " ok, cost 7952 us\n";
-    if (rng() % 700 == 0) {
-      for (int k = static_cast<int>(rng() % 3); k >= 0; --k) out += std::string(errors[rng() % 4]) + (rng() % 5 == 0 ? "\r\n" : "\n");
-    }
-  }
-  out += errors[3];  // no final newline
-  return out;
-}
 
 class MappedInput : public ::testing::Test {
  protected:
@@ -132,8 +110,8 @@ KbMatcher* MappedInput::matcher_ = nullptr;
 
 TEST_F(MappedInput, ALargeFileAcrossManyBlocksGivesWhatReadingGives) {
   testing::TempDir dir;
-  const auto path = dir.write("big.log", generated_log(11, 30000));
-  const std::string text = generated_log(11, 30000);
+  const auto path = dir.write("big.log", testing::noisy_log_with_errors(11, 30000));
+  const std::string text = testing::noisy_log_with_errors(11, 30000);
   ASSERT_GT(text.size(), std::size_t{1} << 20);
   expect_same(path.string(), {64, 4096, 65536, std::size_t{1} << 20, std::size_t{4} << 20});
 }
@@ -153,7 +131,7 @@ TEST_F(MappedInput, TheLastLineWithoutNewlineAndCrlfLines) {
 
 TEST_F(MappedInput, AFileOfExactlyOneBlockAndOneByteMoreOrLess) {
   testing::TempDir dir;
-  std::string text = generated_log(5, 3000);
+  std::string text = testing::noisy_log_with_errors(5, 3000);
   const std::size_t block = 64 * 1024;
   for (std::size_t size : {block - 1, block, block + 1}) {
     std::string t = text.substr(0, size);
@@ -171,7 +149,7 @@ TEST_F(MappedInput, AnEmptyFileIsReadNotMapped) {
 
 TEST_F(MappedInput, AFifoIsReadAsBeforeWhateverTheThreshold) {
   testing::TempDir dir;
-  const std::string text = generated_log(3, 3000);
+  const std::string text = testing::noisy_log_with_errors(3, 3000);
   const auto file = dir.write("plain.log", text);
   std::string want;
   {
@@ -202,7 +180,7 @@ TEST_F(MappedInput, AFifoIsReadAsBeforeWhateverTheThreshold) {
 
 TEST_F(MappedInput, DiagnoseOnOneAndSeveralThreadsGivesWhatReadingGives) {
   testing::TempDir dir;
-  const auto path = dir.write("big.log", generated_log(7, 60000));
+  const auto path = dir.write("big.log", testing::noisy_log_with_errors(7, 60000));
   std::vector<KbProblem> problems;
   Diagnoser d(testing::builtin_kb(), problems);
   DiagnoseOptions o;
@@ -225,7 +203,7 @@ TEST_F(MappedInput, DiagnoseOnOneAndSeveralThreadsGivesWhatReadingGives) {
 // A log still being written: what it grew by after it was mapped is read after the mapping.
 TEST_F(MappedInput, AFileThatGrowsWhileScannedIsReadToItsNewEnd) {
   testing::TempDir dir;
-  const std::string head = generated_log(9, 3000);
+  const std::string head = testing::noisy_log_with_errors(9, 3000);
   const std::string more = "\n[ERROR] ASCENDCL(1,python):2025 ACL stream synchronize failed, error code:507035\nlast line\n";
   const auto path = dir.write("growing.log", head);
   const auto whole = dir.write("whole.log", head + more);
@@ -255,7 +233,7 @@ TEST_F(MappedInput, AFileThatGrowsWhileScannedIsReadToItsNewEnd) {
 // Truncated under the mapping: no SIGBUS ends the process; the input is partial and says why.
 TEST_F(MappedInput, AFileTruncatedWhileScannedIsPartialNotACrash) {
   testing::TempDir dir;
-  const std::string text = generated_log(13, 40000);
+  const std::string text = testing::noisy_log_with_errors(13, 40000);
   const auto path = dir.write("shrinking.log", text);
   ThresholdFor always(kAlways);
   ScanOptions o;
