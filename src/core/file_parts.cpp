@@ -56,7 +56,7 @@ std::shared_ptr<const SplitFile> SplitFile::open(const InputItem& item, unsigned
   if (looks_like_archive(head) || looks_binary(head)) return nullptr;
   file->parts = split_at_lines(fd, file->size, jobs, min_part);
   if (file->parts.size() < 2) return nullptr;
-  if (file->size >= map_threshold()) file->mapping = MappedFile::map(fd, file->size);
+  file->mapping = MappedFile::map_if_large(fd, file->size);
   return file;
 }
 
@@ -80,14 +80,14 @@ long FileRangeStream::read(char* buf, std::size_t n) {
   }
 }
 
-std::string FileRangeStream::error() const {
-  return mapping_ && mapping_->shrank() ? std::string("the file shrank while it was read") : error_;
-}
-
 std::optional<MappedSpan> FileRangeStream::take_mapped() {
-  if (!mapping_ || pos_ >= end_ || end_ > mapping_->bytes().size()) return std::nullopt;
-  MappedSpan span{mapping_, pos_, end_, false};
-  pos_ = end_;
+  if (!mapping_) return std::nullopt;
+  const uint64_t mapped = mapping_->bytes().size();
+  const bool to_file_end = end_ == kToFileEnd;
+  const uint64_t end = to_file_end ? mapped : end_;
+  if (pos_ >= end || end > mapped) return std::nullopt;
+  MappedSpan span{mapping_, pos_, end, to_file_end};
+  pos_ = end;
   return span;
 }
 

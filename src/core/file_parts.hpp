@@ -39,13 +39,16 @@ struct SplitFile {
   ~SplitFile();
 };
 
-// [begin, end) of an open file as a stream.
+// [begin, end) of an open file as a stream; `end` kToFileEnd reads to the file's end, however
+// far it has grown. With a mapping of the file, the range's mapped bytes are handed to the
+// scanner as views (take_mapped) and read() goes on after them.
 class FileRangeStream final : public ByteStream {
  public:
+  static constexpr uint64_t kToFileEnd = UINT64_MAX;
   FileRangeStream(int fd, uint64_t begin, uint64_t end, std::shared_ptr<MappedFile> mapping = nullptr)
       : fd_(fd), pos_(begin), end_(end), mapping_(std::move(mapping)) {}
   long read(char* buf, std::size_t n) override;
-  std::string error() const override;
+  std::string error() const override { return error_; }
   std::optional<MappedSpan> take_mapped() override;
 
  private:

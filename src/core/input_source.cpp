@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "file_parts.hpp"
+
 namespace npu_doctor {
 
 std::string_view to_string(InputStatus s) {
@@ -116,50 +118,11 @@ class PeekStream final : public ByteStream {
   bool failed_ = false;
 };
 
-// A large regular file read from its mapping (mapped_file.hpp): the scanner takes the mapped
-// bytes as views. read() (other readers, and what the file grew by after the mapping) reads
-// the file at its own position: touching the mapping would leave its pages resident.
-class MappedFileStream final : public ByteStream {
- public:
-  MappedFileStream(int fd, std::shared_ptr<MappedFile> file) : fd_(fd), file_(std::move(file)) {}
-
-  long read(char* buf, std::size_t n) override {
-    for (;;) {
-      const ssize_t r = ::pread(fd_, buf, n, static_cast<off_t>(pos_));
-      if (r >= 0) {
-        pos_ += static_cast<uint64_t>(r);
-        return static_cast<long>(r);
-      }
-      if (errno == EINTR) continue;
-      error_ = std::strerror(errno);
-      return -1;
-    }
-  }
-  std::string error() const override {
-    return file_->shrank() ? std::string("the file shrank while it was read") : error_;
-  }
-  std::optional<MappedSpan> take_mapped() override {
-    const uint64_t size = file_->bytes().size();
-    if (pos_ >= size) return std::nullopt;
-    MappedSpan span{file_, pos_, size, true};
-    pos_ = size;
-    return span;
-  }
-
- private:
-  int fd_;
-  std::shared_ptr<MappedFile> file_;
-  uint64_t pos_ = 0;
-  std::string error_;
-};
-
 // The mapping of a regular plain file at least map_threshold() long, or null: it is read.
 std::shared_ptr<MappedFile> map_if_large(int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
-  const auto size = static_cast<uint64_t>(st.st_size);
-  if (size == 0 || size < map_threshold()) return nullptr;
-  return MappedFile::map(fd, size);
+  return MappedFile::map_if_large(fd, static_cast<uint64_t>(st.st_size));
 }
 
 bool starts_with_bytes(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
@@ -446,7 +409,9 @@ void visit_streams(const InputItem& item, const StreamVisitor& visit, std::vecto
   InputReport report = input_report(item.display, item.is_stdin ? "stdin" : "file");
   if (!item.is_stdin) {
     if (auto mapped = map_if_large(fd_stream->fd())) {
-      MappedFileStream stream(fd_stream->fd(), std::move(mapped));
+      // read() (other readers, what the file grew by after the mapping) preads at its own
+      // position: touching the mapping would leave its pages resident.
+      FileRangeStream stream(fd_stream->fd(), 0, FileRangeStream::kToFileEnd, std::move(mapped));
       visit(stream, report);
       reports.push_back(std::move(report));
       return;

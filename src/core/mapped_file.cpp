@@ -126,6 +126,10 @@ std::shared_ptr<MappedFile> MappedFile::map(int fd, uint64_t size) {
   return std::shared_ptr<MappedFile>(new MappedFile(fd, data, length, slot));
 }
 
+std::shared_ptr<MappedFile> MappedFile::map_if_large(int fd, uint64_t size) {
+  return size >= map_threshold() ? map(fd, size) : nullptr;
+}
+
 MappedFile::~MappedFile() {
   {
     std::lock_guard lock(table_mutex);
@@ -135,13 +139,15 @@ MappedFile::~MappedFile() {
   ::munmap(const_cast<char*>(data_), size_);
 }
 
-void MappedFile::will_need(uint64_t offset, std::size_t n) const {
+void MappedFile::advise(uint64_t offset, std::size_t n, int advice) const {
   if (offset >= size_) return;
   n = static_cast<std::size_t>(std::min<uint64_t>(n, size_ - offset));
   const auto begin = reinterpret_cast<std::uintptr_t>(data_) + offset;
   const std::uintptr_t first = begin / page_size * page_size;
-  (void)::madvise(reinterpret_cast<void*>(first), begin + n - first, MADV_WILLNEED);
+  (void)::madvise(reinterpret_cast<void*>(first), begin + n - first, advice);
 }
+
+void MappedFile::will_need(uint64_t offset, std::size_t n) const { advise(offset, n, MADV_WILLNEED); }
 
 void MappedFile::done_with(uint64_t offset, std::size_t n) const {
   if (offset >= size_) return;
@@ -152,12 +158,8 @@ void MappedFile::done_with(uint64_t offset, std::size_t n) const {
 void MappedFile::populate(uint64_t offset, std::size_t n) const {
 #if defined(__linux__)
   constexpr int kPopulateRead = 22;  // MADV_POPULATE_READ, the same number on every architecture
-  if (offset >= size_) return;
-  n = static_cast<std::size_t>(std::min<uint64_t>(n, size_ - offset));
-  const auto begin = reinterpret_cast<std::uintptr_t>(data_) + offset;
-  const std::uintptr_t first = begin / page_size * page_size;
   // Fails on older kernels (EINVAL) and past a truncation (EFAULT): the scan's own touch decides.
-  (void)::madvise(reinterpret_cast<void*>(first), begin + n - first, kPopulateRead);
+  advise(offset, n, kPopulateRead);
 #else
   (void)offset;
   (void)n;

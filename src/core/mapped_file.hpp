@@ -26,6 +26,8 @@ class MappedFile {
   // [0, size) of an open regular file, or null when it cannot be mapped (the caller reads it).
   // `fd` must stay open while the mapping lives (its size is asked again by grew()).
   static std::shared_ptr<MappedFile> map(int fd, uint64_t size);
+  // The same for a file of at least map_threshold() bytes; null (read it) for a smaller one.
+  static std::shared_ptr<MappedFile> map_if_large(int fd, uint64_t size);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -45,6 +47,8 @@ class MappedFile {
 
  private:
   MappedFile(int fd, const char* data, std::size_t size, int slot) : fd_(fd), data_(data), size_(size), slot_(slot) {}
+  // madvise(advice) over the whole pages holding [offset, offset + n), cut to the mapping.
+  void advise(uint64_t offset, std::size_t n, int advice) const;
   int fd_;
   const char* data_;
   std::size_t size_;

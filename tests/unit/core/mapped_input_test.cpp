@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -70,21 +71,34 @@ class MappedInput : public ::testing::Test {
     matcher_ = nullptr;
   }
 
-  // Scans one path as `diagnose` opens it, with blocks of `block` bytes; says whether the
-  // scanner got a mapping.
+  // Scans one path as `diagnose` opens it; `before_scan` runs once the input is open (and
+  // mapped), just before the scan: the place to change the file under the scanner.
+  static std::string scan_with(const std::string& path, const ScanOptions& o, std::vector<InputReport>& reports,
+                               const std::function<void()>& before_scan = {}) {
+    Scanner scanner(*matcher_, o);
+    FindingCollector out(o.max_evidence);
+    visit_streams(
+        {path, false},
+        [&](ByteStream& s, InputReport& r) {
+          if (before_scan) before_scan();
+          scanner.scan(s, 0, r, out);
+        },
+        reports);
+    return describe(reports, out.take());
+  }
+
+  // Scans one path with blocks of `block` bytes; says whether the scanner got a mapping.
   static std::string scan(const std::string& path, std::size_t block, bool* mapped = nullptr) {
     ScanOptions o;
     o.block_size = block;
-    Scanner scanner(*matcher_, o);
-    FindingCollector out(o.max_evidence);
     std::vector<InputReport> reports;
-    visit_streams({path, false}, [&](ByteStream& s, InputReport& r) { scanner.scan(s, 0, r, out); }, reports);
+    std::string described = scan_with(path, o, reports);
     if (mapped != nullptr) {
       std::vector<InputReport> ignored;
       *mapped = false;
       visit_streams({path, false}, [&](ByteStream& s, InputReport&) { *mapped = s.take_mapped().has_value(); }, ignored);
     }
-    return describe(reports, out.take());
+    return described;
   }
 
   // The same path read and mapped, with several block sizes: identical descriptions.
@@ -110,8 +124,8 @@ KbMatcher* MappedInput::matcher_ = nullptr;
 
 TEST_F(MappedInput, ALargeFileAcrossManyBlocksGivesWhatReadingGives) {
   testing::TempDir dir;
-  const auto path = dir.write("big.log", testing::noisy_log_with_errors(11, 30000));
   const std::string text = testing::noisy_log_with_errors(11, 30000);
+  const auto path = dir.write("big.log", text);
   ASSERT_GT(text.size(), std::size_t{1} << 20);
   expect_same(path.string(), {64, 4096, 65536, std::size_t{1} << 20, std::size_t{4} << 20});
 }
@@ -215,17 +229,10 @@ TEST_F(MappedInput, AFileThatGrowsWhileScannedIsReadToItsNewEnd) {
   ThresholdFor always(kAlways);
   ScanOptions o;
   o.block_size = 4096;
-  Scanner scanner(*matcher_, o);
-  FindingCollector out(o.max_evidence);
   std::vector<InputReport> reports;
-  visit_streams(
-      {path.string(), false},
-      [&](ByteStream& s, InputReport& r) {
-        std::ofstream(path, std::ios::binary | std::ios::app) << more;  // after the mapping was made
-        scanner.scan(s, 0, r, out);
-      },
-      reports);
-  std::string got = describe(reports, out.take());
+  std::string got = scan_with(path.string(), o, reports, [&] {
+    std::ofstream(path, std::ios::binary | std::ios::app) << more;  // after the mapping was made
+  });
   for (std::size_t at; (at = got.find(path.string())) != std::string::npos;) got.replace(at, path.string().size(), whole.string());
   EXPECT_EQ(got, want);
 }
@@ -239,16 +246,8 @@ TEST_F(MappedInput, AFileTruncatedWhileScannedIsPartialNotACrash) {
   ScanOptions o;
   o.block_size = 64 * 1024;
   o.read_ahead = false;
-  Scanner scanner(*matcher_, o);
-  FindingCollector out(o.max_evidence);
   std::vector<InputReport> reports;
-  visit_streams(
-      {path.string(), false},
-      [&](ByteStream& s, InputReport& r) {
-        ASSERT_EQ(::truncate(path.c_str(), 100 * 1024), 0);
-        scanner.scan(s, 0, r, out);
-      },
-      reports);
+  scan_with(path.string(), o, reports, [&] { ASSERT_EQ(::truncate(path.c_str(), 100 * 1024), 0); });
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].status, InputStatus::partial);
   EXPECT_NE(reports[0].note.find("shrank"), std::string::npos) << reports[0].note;
