@@ -5,6 +5,8 @@
 //                                   confirmation, context capture) on an in-memory log
 //   PatternSet/sparse, .../dense    the Vectorscan pass alone (no-op match callback):
 //                                   the floor the scanner can reach with this database
+//   GateOnly/sparse, .../dense      the gate's literals and markers alone, no probes: what
+//                                   the first stage would cost if every pattern were gated
 //   SeedRegexOnly/sparse            Vectorscan with only the seed guide's regex, the
 //                                   same work `rg -c` does in compare.sh
 //   CountNewlines                   std::count of '\n' over the buffer: memory-speed floor
@@ -38,6 +40,7 @@
 #include "kb_matcher.hpp"
 #include "npu_doctor/knowledge_base.hpp"
 #include "pattern_set.hpp"
+#include "scan_plan.hpp"
 #include "scanner.hpp"
 
 namespace nd = npu_doctor;
@@ -402,6 +405,47 @@ void BM_PatternSet(benchmark::State& state) {  // the first stage (gate) alone
   state.counters["matches"] = static_cast<double>(matches);
 }
 BENCHMARK(BM_PatternSet)->Arg(0)->Arg(1)->ArgName("dense")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The gate's own literals and error-level markers, without the probe literals and regexes of
+// the patterns it does not cover: what the first stage would cost if every pattern were gated.
+// BM_PatternSet minus this is what the ungated patterns cost (docs/scanning.md, "The floor").
+void BM_GateOnly(benchmark::State& state) {
+  const bool dense = state.range(0) != 0;
+  const std::string& data = corpus(dense);
+  std::vector<nd::PatternSet::Spec> specs;
+  for (const std::string& lit : kb().kb.gate().literals) {
+    std::string re;
+    for (char c : lit) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      re += hex;
+    }
+    specs.push_back({re, true});
+  }
+  if (kb().kb.gate().error_markers) {
+    for (std::string& re : nd::error_level_marker_regexes()) specs.push_back({std::move(re), false});
+  }
+  nd::PatternSet::CompileError err;
+  auto set = nd::PatternSet::compile(specs, err);
+  if (!set) {
+    state.SkipWithError(err.message.c_str());
+    return;
+  }
+  auto scratch = set->make_scratch();
+  std::size_t matches = 0;
+  std::string error;
+  for (auto _ : state) {
+    matches = 0;
+    for (std::size_t off = 0; off < data.size(); off += 4u << 20) {
+      set->scan(std::string_view(data).substr(off, 4u << 20), scratch, [&](std::size_t, std::size_t) { ++matches; }, error);
+    }
+    benchmark::DoNotOptimize(matches);
+  }
+  set_bytes(state, data.size());
+  state.counters["matches"] = static_cast<double>(matches);
+  state.counters["specs"] = static_cast<double>(specs.size());
+}
+BENCHMARK(BM_GateOnly)->Arg(0)->Arg(1)->ArgName("dense")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_SeedRegexOnly(benchmark::State& state) {
   const std::string& data = corpus(false);
