@@ -286,7 +286,7 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
       m->unindexed_ungated_.push_back(i);
       continue;
     }
-    m->index_.add(i, keys);
+    m->index_.add(i, keys, m->level(i) == LevelRequirement::error);
   }
   m->index_.finish();
 
@@ -396,11 +396,11 @@ void KbMatcher::confirm_extractor(const Extractor& extractor, const Regex& re, s
 std::vector<LineHit> KbMatcher::match_line(std::string_view line) const {
   std::vector<LineIndex::Hit> candidates;
   std::vector<uint32_t> seen;
-  index_.candidates(line, candidates, seen);
+  const LineInfo info = parse_line_info(line);
+  index_.candidates(line, candidates, seen, info.level == LineLevel::error);
   for (std::size_t id : unindexed_ungated_) candidates.push_back({id, 0});
   std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
   std::vector<LineHit> hits;
-  const LineInfo info = parse_line_info(line);
   for (const auto& c : candidates) confirm(c.pattern, line, info, hits);
   dedupe_hits(hits);
   return hits;

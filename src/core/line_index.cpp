@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 
 namespace npu_doctor {
 namespace {
@@ -32,7 +33,8 @@ const LineIndex::Slot* LineIndex::Table::find(uint32_t key) const {
   return nullptr;
 }
 
-void LineIndex::add(std::size_t id, std::span<const std::string_view> keys) {
+void LineIndex::add(std::size_t id, std::span<const std::string_view> keys, bool error_level_only) {
+  if (id >= kMaxPatterns) throw std::length_error("LineIndex: a pattern id beyond the index's id bits");
   patterns_ = std::max(patterns_, id + 1);
   if (keys.empty()) {
     always_.push_back(static_cast<uint32_t>(id));
@@ -42,7 +44,7 @@ void LineIndex::add(std::size_t id, std::span<const std::string_view> keys) {
     if (k.size() < 3 || k.size() > 4) continue;  // scan_plan makes only these
     uint32_t v = 0;
     for (std::size_t i = 0; i < k.size(); ++i) v |= static_cast<uint32_t>(lower(static_cast<uint8_t>(k[i]))) << (8 * i);
-    pending_.push_back(pack(k.size(), v, id));
+    pending_.push_back(pack(k.size(), v, id, error_level_only));
   }
 }
 
@@ -73,7 +75,7 @@ void LineIndex::finish() {
         uint32_t at = hash(key) & mask;
         while (slots[at].count != 0) at = (at + 1) & mask;
         slots[at] = {key, static_cast<uint32_t>(ids.size()), static_cast<uint32_t>(j - i)};
-        for (std::size_t k = i; k < j; ++k) ids.push_back(id_of(pending_[k]));
+        for (std::size_t k = i; k < j; ++k) ids.push_back(slot_id_of(pending_[k]));
         const uint32_t bit = bloom_bit(key);
         bloom[bit >> 6] |= uint64_t{1} << (bit & 63);
       }
@@ -96,7 +98,8 @@ namespace {
 
 // The image: a header of 32-bit words, then each array, 8-byte aligned from the image's
 // start (which its reader requires to be 8-byte aligned).
-constexpr char kImageMagic[8] = {'N', 'P', 'U', 'D', 'L', 'I', 'X', '1'};
+// '2': a slot's ids carry kErrorOnlyBit, those of any level first.
+constexpr char kImageMagic[8] = {'N', 'P', 'U', 'D', 'L', 'I', 'X', '2'};
 constexpr uint32_t kByteOrderMark = 0x01020304;  // written natively: a foreign order reads wrong
 enum Header : std::size_t { kOrder, kPatterns, kHas3, kAlways, kIds, kSlots3, kSlots4, kBloomWordsField, kHeaderWords };
 
@@ -178,16 +181,20 @@ bool LineIndex::read_image(std::string_view image, std::size_t max_patterns) {
 }
 
 template <typename OnHit>
-void LineIndex::hits_of(const Slot& s, std::size_t position, OnHit& on_hit) const {
+void LineIndex::hits_of(const Slot& s, std::size_t position, bool error_line, OnHit& on_hit) const {
   // An image's slot or id out of range (a damaged file) is skipped, never followed.
   if (s.begin > ids_.size() || s.count > ids_.size() - s.begin) return;
   for (uint32_t id : ids_.subspan(s.begin, s.count)) {
+    if ((id & kErrorOnlyBit) != 0) {
+      if (!error_line) return;  // the rest of the slot is error-level-only too
+      id &= ~kErrorOnlyBit;
+    }
     if (id < patterns_) on_hit(id, position);
   }
 }
 
 template <typename OnHit>
-void LineIndex::scan(std::string_view line, OnHit&& on_hit) const {
+void LineIndex::scan(std::string_view line, bool error_line, OnHit&& on_hit) const {
   const auto* p = reinterpret_cast<const uint8_t*>(line.data());
   const std::size_t n = line.size();
   if (n < 3) return;
@@ -198,19 +205,20 @@ void LineIndex::scan(std::string_view line, OnHit&& on_hit) const {
   for (std::size_t i = 0; i + 3 <= n; ++i) {
     const uint32_t k3 = window & 0xFFFFFF;
     if (any3 && bloom_has(bloom3_, k3)) {
-      if (const Slot* s = table3_.find(k3)) hits_of(*s, i, on_hit);
+      if (const Slot* s = table3_.find(k3)) hits_of(*s, i, error_line, on_hit);
     }
     if (i + 4 <= n) {
       const uint32_t k4 = k3 | (static_cast<uint32_t>(lower(p[i + 3])) << 24);
       if (bloom_has(bloom4_, k4)) {
-        if (const Slot* s = table4_.find(k4)) hits_of(*s, i, on_hit);
+        if (const Slot* s = table4_.find(k4)) hits_of(*s, i, error_line, on_hit);
       }
       window = k4 >> 8;
     }
   }
 }
 
-void LineIndex::candidates(std::string_view line, std::vector<Hit>& out, std::vector<uint32_t>& seen) const {
+void LineIndex::candidates(std::string_view line, std::vector<Hit>& out, std::vector<uint32_t>& seen,
+                           bool error_line) const {
   // `seen` holds, per pattern, 1 + the index in `out` of its hit from this call (0: none):
   // reset only the entries this call set, so the cost follows the line, not the base.
   if (seen.size() < patterns_) seen.assign(patterns_, 0);
@@ -221,7 +229,7 @@ void LineIndex::candidates(std::string_view line, std::vector<Hit>& out, std::ve
       out.push_back({id, 0});
     }
   }
-  scan(line, [&](uint32_t id, std::size_t pos) {
+  scan(line, error_line, [&](uint32_t id, std::size_t pos) {
     if (seen[id] == 0) {
       seen[id] = 1;
       out.push_back({id, pos});
@@ -230,9 +238,9 @@ void LineIndex::candidates(std::string_view line, std::vector<Hit>& out, std::ve
   for (std::size_t i = first; i < out.size(); ++i) seen[out[i].pattern] = 0;
 }
 
-void LineIndex::all_positions(std::string_view line, std::vector<Hit>& out) const {
+void LineIndex::all_positions(std::string_view line, std::vector<Hit>& out, bool error_line) const {
   for (uint32_t id : always_) out.push_back({id, 0});
-  scan(line, [&](uint32_t id, std::size_t pos) { out.push_back({id, pos}); });
+  scan(line, error_line, [&](uint32_t id, std::size_t pos) { out.push_back({id, pos}); });
 }
 
 }  // namespace npu_doctor

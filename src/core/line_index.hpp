@@ -26,8 +26,11 @@ class LineIndex {
   LineIndex(LineIndex&&) = default;
   LineIndex& operator=(LineIndex&&) = default;
 
-  // Registers pattern `id` (dense, from 0) with its keys; no keys: a candidate on every line.
-  void add(std::size_t id, std::span<const std::string_view> keys);
+  // Registers pattern `id` (dense, from 0, below kMaxPatterns) with its keys; no keys: a
+  // candidate on every line. `error_level_only`: the pattern is confirmed only on error-level
+  // lines (LevelRequirement::error), so a line of another level need not list it.
+  void add(std::size_t id, std::span<const std::string_view> keys, bool error_level_only = false);
+  static constexpr std::size_t kMaxPatterns = std::size_t{1} << 30;
   // Room for `keys` keys in all before finish() (avoids regrowing; optional).
   void reserve(std::size_t keys);
   // Builds the tables; call once after every add().
@@ -39,11 +42,14 @@ class LineIndex {
     std::size_t position = 0;
   };
   // Appends the candidates for `line`: every pattern with a key on it (first position of
-  // each pattern only) and every pattern without keys (position 0). `seen` is working
-  // memory the caller keeps between calls.
-  void candidates(std::string_view line, std::vector<Hit>& out, std::vector<uint32_t>& seen) const;
+  // each pattern only) and every pattern without keys (position 0). When `error_line` is
+  // false, patterns added as error-level-only are left out: on a healthy log most lines the
+  // gate lets through are INFO or WARNING lines holding keys of thousands of the message
+  // catalogue's error-level patterns. `seen` is working memory the caller keeps between calls.
+  void candidates(std::string_view line, std::vector<Hit>& out, std::vector<uint32_t>& seen,
+                  bool error_line = true) const;
   // As candidates(), but every position of every key (to confirm around each on long lines).
-  void all_positions(std::string_view line, std::vector<Hit>& out) const;
+  void all_positions(std::string_view line, std::vector<Hit>& out, bool error_line = true) const;
 
   std::size_t size() const { return patterns_; }
 
@@ -75,20 +81,30 @@ class LineIndex {
     std::vector<uint64_t> bloom3, bloom4;
   };
   template <typename OnHit>
-  void scan(std::string_view line, OnHit&& on_hit) const;
+  void scan(std::string_view line, bool error_line, OnHit&& on_hit) const;
   template <typename OnHit>
-  void hits_of(const Slot& s, std::size_t position, OnHit& on_hit) const;
+  void hits_of(const Slot& s, std::size_t position, bool error_line, OnHit& on_hit) const;
 
+  // A slot's ids: the patterns of any level first, then the error-level-only ones, each
+  // marked with this bit, so that a line of another level stops at the first marked id.
+  static constexpr uint32_t kErrorOnlyBit = uint32_t{1} << 31;
   // Until finish(), each key of each pattern packed in one word, so that sorting groups a
-  // key's patterns in id order: bit 63 set for a 4-byte key, bits 31-62 the key, 0-30 the id.
-  static constexpr unsigned kIdBits = 31;
-  static uint64_t pack(std::size_t width, uint32_t key, std::size_t id) {
-    return (width == 4 ? uint64_t{1} << 63 : 0) | (uint64_t{key} << kIdBits) | (id & ((uint64_t{1} << kIdBits) - 1));
+  // key's patterns, those of any level first, each part in id order: bit 63 set for a
+  // 4-byte key, bits 31-62 the key, bit 30 set for an error-level-only pattern, 0-29 the id.
+  static constexpr unsigned kIdBits = 30;
+  static constexpr unsigned kGroupShift = 31;
+  static uint64_t pack(std::size_t width, uint32_t key, std::size_t id, bool error_level_only) {
+    return (width == 4 ? uint64_t{1} << 63 : 0) | (uint64_t{key} << kGroupShift) |
+           (error_level_only ? uint64_t{1} << kIdBits : 0) | (id & ((uint64_t{1} << kIdBits) - 1));
   }
   static uint64_t width_of(uint64_t packed) { return (packed >> 63) != 0 ? 4 : 3; }
-  static uint64_t group_of(uint64_t packed) { return packed >> kIdBits; }  // width and key
-  static uint32_t key_of(uint64_t packed) { return static_cast<uint32_t>(packed >> kIdBits); }
-  static uint32_t id_of(uint64_t packed) { return static_cast<uint32_t>(packed & ((uint64_t{1} << kIdBits) - 1)); }
+  static uint64_t group_of(uint64_t packed) { return packed >> kGroupShift; }  // width and key
+  static uint32_t key_of(uint64_t packed) { return static_cast<uint32_t>(packed >> kGroupShift); }
+  // The id as a slot stores it: the id, with kErrorOnlyBit for an error-level-only pattern.
+  static uint32_t slot_id_of(uint64_t packed) {
+    return static_cast<uint32_t>(packed & ((uint64_t{1} << kIdBits) - 1)) |
+           (((packed >> kIdBits) & 1) != 0 ? kErrorOnlyBit : 0);
+  }
   std::vector<uint64_t> pending_;
   std::vector<uint32_t> always_;                        // patterns without keys
   Owned owned_;

@@ -252,10 +252,14 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // most lines the gate lets through are healthy lines holding a common error word.
   hits_.clear();
   candidates_.clear();
+  // An error-level-only pattern is confirmed only on an error line (KbMatcher::confirm), so
+  // the index leaves it out of other lines' candidates (find_level reads the first 160
+  // bytes, the same level parse_line_info gives below).
+  const bool error_line = find_level(line) == LineLevel::error;
   if (line.size() <= kLongLine) {
-    matcher_.index().candidates(line, candidates_, seen_);
+    matcher_.index().candidates(line, candidates_, seen_, error_line);
   } else {
-    matcher_.index().all_positions(line, candidates_);
+    matcher_.index().all_positions(line, candidates_, error_line);
   }
   for (std::size_t p : stage1_found_) {
     if (std::find(matcher_.unindexed_ungated().begin(), matcher_.unindexed_ungated().end(), p) !=

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "line_index.hpp"
 #include "scan_plan.hpp"
@@ -183,6 +184,52 @@ TEST(LineIndex, ALineWakesOnlyThePatternsWhoseKeysItHolds) {
   out.clear();
   idx.all_positions("sock .. sock", out);
   EXPECT_EQ(std::count_if(out.begin(), out.end(), [](const auto& h) { return h.pattern == 0; }), 2);
+}
+
+// A pattern recognised only on error lines (level: error, most of the message catalogue) is
+// no candidate on a line of another level, whichever of a key's patterns it is listed with.
+TEST(LineIndex, AnErrorLevelOnlyPatternIsNoCandidateOnALineOfAnotherLevel) {
+  LineIndex idx;
+  const std::string_view fail[] = {"fail"}, sock[] = {"sock"};
+  idx.add(0, fail, /*error_level_only=*/true);
+  idx.add(1, fail);
+  idx.add(2, fail, /*error_level_only=*/true);
+  idx.add(3, sock, /*error_level_only=*/true);
+  idx.add(4, fail);
+  idx.finish();
+  const auto ids_of = [&](std::string_view line, bool error_line, bool all_positions) {
+    std::vector<LineIndex::Hit> out;
+    std::vector<uint32_t> seen;
+    if (all_positions) idx.all_positions(line, out, error_line);
+    else idx.candidates(line, out, seen, error_line);
+    std::vector<std::size_t> ids;
+    for (const auto& h : out) ids.push_back(h.pattern);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  };
+  for (const bool all : {false, true}) {
+    EXPECT_EQ(ids_of("socket connect failed", /*error_line=*/true, all), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(ids_of("socket connect failed", /*error_line=*/false, all), (std::vector<std::size_t>{1, 4}));
+    EXPECT_EQ(ids_of("socket open", /*error_line=*/false, all), (std::vector<std::size_t>{}));
+  }
+  // The default keeps every candidate, as before levels were known to the index.
+  std::vector<LineIndex::Hit> out;
+  std::vector<uint32_t> seen;
+  idx.candidates("failed", out, seen);
+  EXPECT_EQ(out.size(), 4u);
+  // The image keeps the marks: read back, it leaves out the same patterns.
+  const std::string image = idx.write_image();
+  std::vector<uint64_t> aligned((image.size() + 7) / 8);
+  std::memcpy(aligned.data(), image.data(), image.size());
+  LineIndex back;
+  ASSERT_TRUE(back.read_image(std::string_view(reinterpret_cast<const char*>(aligned.data()), image.size()), 5));
+  out.clear();
+  back.candidates("connect failed", out, seen, /*error_line=*/false);
+  std::vector<std::size_t> ids;
+  for (const auto& h : out) ids.push_back(h.pattern);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::size_t>{1, 4}));
 }
 
 }  // namespace
