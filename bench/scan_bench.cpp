@@ -30,6 +30,7 @@
 #include <iterator>
 #include <ios>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -386,10 +387,9 @@ void BM_Scanner(benchmark::State& state) {
 }
 BENCHMARK(BM_Scanner)->Arg(0)->Arg(1)->ArgName("dense")->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_PatternSet(benchmark::State& state) {  // the first stage (gate) alone
-  const bool dense = state.range(0) != 0;
-  const std::string& data = corpus(dense);
-  const nd::PatternSet& set = kb().matcher->gate();  // the first stage alone
+// Scans `data` with `set` in the scanner's 4 MiB blocks, once per iteration (a no-op match
+// callback but a count).
+void scan_blocks(benchmark::State& state, const nd::PatternSet& set, const std::string& data) {
   auto scratch = set.make_scratch();
   const std::size_t block = 4u << 20;  // the scanner's block size
   std::size_t matches = 0;
@@ -404,14 +404,24 @@ void BM_PatternSet(benchmark::State& state) {  // the first stage (gate) alone
   set_bytes(state, data.size());
   state.counters["matches"] = static_cast<double>(matches);
 }
+
+// A first stage of these specs, or the benchmark skipped with the engine's message.
+std::optional<nd::PatternSet> compile_or_skip(benchmark::State& state, const std::vector<nd::PatternSet::Spec>& specs) {
+  nd::PatternSet::CompileError err;
+  auto set = nd::PatternSet::compile(specs, err);
+  if (!set) state.SkipWithError(err.message.c_str());
+  return set;
+}
+
+void BM_PatternSet(benchmark::State& state) {  // the first stage (gate) alone
+  scan_blocks(state, kb().matcher->gate(), corpus(state.range(0) != 0));
+}
 BENCHMARK(BM_PatternSet)->Arg(0)->Arg(1)->ArgName("dense")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The gate's own literals and error-level markers, without the probe literals and regexes of
 // the patterns it does not cover: what the first stage would cost if every pattern were gated.
 // BM_PatternSet minus this is what the ungated patterns cost (docs/scanning.md, "The floor").
 void BM_GateOnly(benchmark::State& state) {
-  const bool dense = state.range(0) != 0;
-  const std::string& data = corpus(dense);
   std::vector<nd::PatternSet::Spec> specs;
   for (const std::string& lit : kb().kb.gate().literals) {
     std::string re;
@@ -425,48 +435,17 @@ void BM_GateOnly(benchmark::State& state) {
   if (kb().kb.gate().error_markers) {
     for (std::string& re : nd::error_level_marker_regexes()) specs.push_back({std::move(re), false});
   }
-  nd::PatternSet::CompileError err;
-  auto set = nd::PatternSet::compile(specs, err);
-  if (!set) {
-    state.SkipWithError(err.message.c_str());
-    return;
+  if (auto set = compile_or_skip(state, specs)) {
+    scan_blocks(state, *set, corpus(state.range(0) != 0));
+    state.counters["specs"] = static_cast<double>(specs.size());
   }
-  auto scratch = set->make_scratch();
-  std::size_t matches = 0;
-  std::string error;
-  for (auto _ : state) {
-    matches = 0;
-    for (std::size_t off = 0; off < data.size(); off += 4u << 20) {
-      set->scan(std::string_view(data).substr(off, 4u << 20), scratch, [&](std::size_t, std::size_t) { ++matches; }, error);
-    }
-    benchmark::DoNotOptimize(matches);
-  }
-  set_bytes(state, data.size());
-  state.counters["matches"] = static_cast<double>(matches);
-  state.counters["specs"] = static_cast<double>(specs.size());
 }
 BENCHMARK(BM_GateOnly)->Arg(0)->Arg(1)->ArgName("dense")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_SeedRegexOnly(benchmark::State& state) {
-  const std::string& data = corpus(false);
-  nd::PatternSet::CompileError err;
-  auto set = nd::PatternSet::compile({{R"((?:ACL|HCCL|ATC|ERROR)[\s:]*(\d{6}))", false}}, err);
-  if (!set) {
-    state.SkipWithError(err.message.c_str());
-    return;
+  if (auto set = compile_or_skip(state, {{R"((?:ACL|HCCL|ATC|ERROR)[\s:]*(\d{6}))", false}})) {
+    scan_blocks(state, *set, corpus(false));
   }
-  auto scratch = set->make_scratch();
-  std::size_t matches = 0;
-  std::string error;
-  for (auto _ : state) {
-    matches = 0;
-    for (std::size_t off = 0; off < data.size(); off += 4u << 20) {
-      set->scan(std::string_view(data).substr(off, 4u << 20), scratch, [&](std::size_t, std::size_t) { ++matches; }, error);
-    }
-    benchmark::DoNotOptimize(matches);
-  }
-  set_bytes(state, data.size());
-  state.counters["matches"] = static_cast<double>(matches);
 }
 BENCHMARK(BM_SeedRegexOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
