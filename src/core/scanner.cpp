@@ -255,7 +255,8 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // An error-level-only pattern is confirmed only on an error line (KbMatcher::confirm), so
   // the index leaves it out of other lines' candidates (find_level reads the first 160
   // bytes, the same level parse_line_info gives below).
-  const bool error_line = find_level(line) == LineLevel::error;
+  const LineLevel line_level = find_level(line);
+  const bool error_line = line_level == LineLevel::error;
   if (line.size() <= kLongLine) {
     matcher_.index().candidates(line, candidates_, seen_, error_line);
   } else {
@@ -274,7 +275,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   const auto words_read = [&](LineLevel level) {
     return for_words && words_->is_candidate(line, level) && !follows_frame(block, start, st);
   };
-  if (candidates_.empty() && !words_read(find_level(line))) return;
+  if (candidates_.empty() && !words_read(line_level)) return;
   const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
   if (line.size() <= kLongLine) {
     std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
