@@ -18,6 +18,11 @@ extern char** environ;
 
 namespace npu_doctor::testing {
 
+AlignedCopy::AlignedCopy(std::string_view image) : storage(std::make_unique<uint64_t[]>(image.size() / 8 + 1)) {
+  std::memcpy(storage.get(), image.data(), image.size());
+  bytes = std::string_view(data(), image.size());
+}
+
 TempDir::TempDir() {
   std::random_device rd;
   path_ = std::filesystem::temp_directory_path() / ("npu-doctor-test-" + std::to_string(rd()) + std::to_string(getpid()));

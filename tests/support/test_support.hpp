@@ -1,7 +1,9 @@
 #pragma once
 // Helpers shared by the tests: temporary directories, in-memory streams, small
 // knowledge bases written as YAML, and running the real binary.
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +41,14 @@ class ReadOnlyMapping {
  private:
   const char* data_ = nullptr;
   std::size_t size_ = 0;
+};
+
+// A copy of bytes, 8-byte aligned as a snapshot places its tables (an index's image).
+struct AlignedCopy {
+  std::unique_ptr<uint64_t[]> storage;
+  std::string_view bytes;
+  explicit AlignedCopy(std::string_view image);
+  char* data() { return static_cast<char*>(static_cast<void*>(storage.get())); }
 };
 
 // A ByteStream over a string, returning at most `chunk` bytes per read.

@@ -100,26 +100,23 @@ TEST(MatcherImage, AnImageMadeForOtherPatternsIsNotUsed) {
   EXPECT_TRUE(rebuilt.matcher_image().empty());
 }
 
-// A small index's image, 8-byte aligned as a snapshot places it.
+// A small index and its image.
 struct SmallImage {
   LineIndex index;
-  std::unique_ptr<uint64_t[]> storage;
-  std::string_view bytes;
+  std::string image;
   SmallImage() {
     const std::vector<std::string_view> keys_a = {"erro", "fail"}, keys_b = {"time", "out"};
     index.add(0, keys_a);
     index.add(1, keys_b);
     index.add(2, {});
     index.finish();
-    const std::string image = index.write_image();
-    storage = std::make_unique<uint64_t[]>(image.size() / 8 + 1);
-    std::memcpy(storage.get(), image.data(), image.size());
-    bytes = std::string_view(static_cast<const char*>(static_cast<const void*>(storage.get())), image.size());
+    image = index.write_image();
   }
 };
 
 TEST(MatcherImage, AnIndexReadFromItsImageFindsWhatTheBuiltOneFinds) {
-  SmallImage small;
+  SmallImage built;
+  const testing::AlignedCopy small(built.image);
   LineIndex read;
   ASSERT_TRUE(read.read_image(small.bytes, 3));
   EXPECT_FALSE(LineIndex().read_image(small.bytes, 2));  // more patterns than the base has
@@ -127,7 +124,7 @@ TEST(MatcherImage, AnIndexReadFromItsImageFindsWhatTheBuiltOneFinds) {
   for (std::string_view line : {"an error here", "TIMEOUT after fail", "nothing", ""}) {
     std::vector<LineIndex::Hit> a, b;
     std::vector<uint32_t> seen;
-    small.index.candidates(line, a, seen);
+    built.index.candidates(line, a, seen);
     read.candidates(line, b, seen);
     ASSERT_EQ(a.size(), b.size()) << line;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -142,28 +139,24 @@ TEST(MatcherImage, AnIndexReadFromItsImageFindsWhatTheBuiltOneFinds) {
   char* at4 = static_cast<char*>(static_cast<void*>(shifted.get())) + 4;
   std::memcpy(at4, small.bytes.data(), small.bytes.size());
   EXPECT_FALSE(refused.read_image(std::string_view(at4, small.bytes.size()), 3));
-  std::string other(small.bytes);
-  other[0] = 'X';
-  auto copy = std::make_unique<uint64_t[]>(other.size() / 8 + 1);
-  std::memcpy(copy.get(), other.data(), other.size());
-  EXPECT_FALSE(refused.read_image(std::string_view(static_cast<const char*>(static_cast<const void*>(copy.get())), other.size()), 3));
+  testing::AlignedCopy other(small.bytes);
+  other.data()[0] = 'X';
+  EXPECT_FALSE(refused.read_image(other.bytes, 3));
   EXPECT_EQ(refused.size(), 0u);
 }
 
 TEST(MatcherImage, ADamagedImageIsNeverReadOutOfBounds) {
   // Every byte of the header, the ids and the slots changed in turn: an image that is still
   // accepted is looked up without reading or writing out of bounds (ASan runs this too).
-  SmallImage small;
-  const std::size_t tables_end = std::min<std::size_t>(small.bytes.size(), 1024);
+  const SmallImage small;
+  const std::size_t tables_end = std::min<std::size_t>(small.image.size(), 1024);
   std::size_t accepted = 0;
   for (std::size_t at = 0; at < tables_end; ++at) {
     for (const int value : {0x00, 0x7F, 0xFF}) {
-      auto copy = std::make_unique<uint64_t[]>(small.bytes.size() / 8 + 1);
-      std::memcpy(copy.get(), small.bytes.data(), small.bytes.size());
-      char* p = static_cast<char*>(static_cast<void*>(copy.get()));
-      p[at] = static_cast<char>(value);
+      testing::AlignedCopy copy(small.image);
+      copy.data()[at] = static_cast<char>(value);
       LineIndex damaged;
-      if (!damaged.read_image(std::string_view(p, small.bytes.size()), 1000)) continue;
+      if (!damaged.read_image(copy.bytes, 1000)) continue;
       ++accepted;
       std::vector<LineIndex::Hit> hits;
       std::vector<uint32_t> seen;

@@ -2,10 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "line_index.hpp"
 #include "scan_plan.hpp"
+#include "support/test_support.hpp"
 
 namespace npu_doctor {
 namespace {
@@ -159,6 +159,14 @@ TEST(IndexKeys, OneRareKeyPerStringOfTheBestClause) {
   EXPECT_TRUE(index_keys(required_literals("(?:ab|cd)")).empty());  // too short to index
 }
 
+// The pattern ids of a look-up's hits, in order.
+std::vector<std::size_t> sorted_ids(const std::vector<LineIndex::Hit>& hits) {
+  std::vector<std::size_t> ids;
+  for (const auto& h : hits) ids.push_back(h.pattern);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
 TEST(LineIndex, ALineWakesOnlyThePatternsWhoseKeysItHolds) {
   LineIndex idx;
   const std::string_view k0[] = {"sock"}, k1[] = {"noti", "time"}, k3[] = {"abc"};
@@ -170,16 +178,10 @@ TEST(LineIndex, ALineWakesOnlyThePatternsWhoseKeysItHolds) {
   std::vector<LineIndex::Hit> out;
   std::vector<uint32_t> seen;
   idx.candidates("[ERROR] NOTIFY wait TIMEOUT", out, seen);
-  std::vector<std::size_t> ids;
-  for (const auto& h : out) ids.push_back(h.pattern);
-  std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(ids, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(sorted_ids(out), (std::vector<std::size_t>{1, 2}));
   out.clear();
   idx.candidates("xxabcx socket", out, seen);
-  ids.clear();
-  for (const auto& h : out) ids.push_back(h.pattern);
-  std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(ids, (std::vector<std::size_t>{0, 2, 3}));
+  EXPECT_EQ(sorted_ids(out), (std::vector<std::size_t>{0, 2, 3}));
   // Positions, every occurrence.
   out.clear();
   idx.all_positions("sock .. sock", out);
@@ -202,10 +204,8 @@ TEST(LineIndex, AnErrorLevelOnlyPatternIsNoCandidateOnALineOfAnotherLevel) {
     std::vector<uint32_t> seen;
     if (all_positions) idx.all_positions(line, out, error_line);
     else idx.candidates(line, out, seen, error_line);
-    std::vector<std::size_t> ids;
-    for (const auto& h : out) ids.push_back(h.pattern);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<std::size_t> ids = sorted_ids(out);
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());  // all_positions: every place
     return ids;
   };
   for (const bool all : {false, true}) {
@@ -219,17 +219,12 @@ TEST(LineIndex, AnErrorLevelOnlyPatternIsNoCandidateOnALineOfAnotherLevel) {
   idx.candidates("failed", out, seen);
   EXPECT_EQ(out.size(), 4u);
   // The image keeps the marks: read back, it leaves out the same patterns.
-  const std::string image = idx.write_image();
-  std::vector<uint64_t> aligned((image.size() + 7) / 8);
-  std::memcpy(aligned.data(), image.data(), image.size());
+  const testing::AlignedCopy image(idx.write_image());
   LineIndex back;
-  ASSERT_TRUE(back.read_image(std::string_view(reinterpret_cast<const char*>(aligned.data()), image.size()), 5));
+  ASSERT_TRUE(back.read_image(image.bytes, 5));
   out.clear();
   back.candidates("connect failed", out, seen, /*error_line=*/false);
-  std::vector<std::size_t> ids;
-  for (const auto& h : out) ids.push_back(h.pattern);
-  std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(ids, (std::vector<std::size_t>{1, 4}));
+  EXPECT_EQ(sorted_ids(out), (std::vector<std::size_t>{1, 4}));
 }
 
 }  // namespace
