@@ -31,6 +31,12 @@ struct LineInfo {
 
 LineInfo parse_line_info(std::string_view line);
 
+// parse_line_info in two steps, for the scanner: the head (the level, known already, and the
+// plog module and pid, which a code extractor's confirmation reads) for every line with a
+// candidate pattern, the details (time, pid, device, rank) only for a line that matched.
+LineInfo parse_line_head(std::string_view line, LineLevel level);
+void parse_line_details(std::string_view line, LineInfo& info);
+
 // The level written on the line: plog "[WARNING]", glog/c10 "[W1230 ...", "[W file.cc:12]",
 // Python logging "WARNING 03-19 ...", "UserWarning:"...; unknown when it says none.
 LineLevel find_level(std::string_view line);

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
 
 namespace npu_doctor {
 namespace {
@@ -145,7 +147,8 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
   static constexpr std::array kLevels = {"[ERROR] ", "[WARNING] ", "[INFO] ", "[DEBUG] ",
                                          "[EVENT] ", "[TRACE] "};
   for (std::string_view lvl : kLevels) {
-    auto p = line.find(lvl);
+    // Only where a plog header can be (the first 200 bytes): the rest of the line is not read.
+    auto p = line.substr(0, std::min<std::size_t>(line.size(), 200 + lvl.size())).find(lvl);
     if (p == std::string_view::npos || p > 200) continue;
     std::size_t i = p + lvl.size();
     std::size_t j = i;
@@ -199,20 +202,26 @@ LineLevel find_level(std::string_view line) {
       {"| WARNING", LineLevel::warning}, {"| INFO", LineLevel::info},     {"- ERROR -", LineLevel::error},
       {"- WARNING -", LineLevel::warning}, {"- INFO -", LineLevel::info},
   };
-  std::size_t best = std::string_view::npos;
-  LineLevel level = LineLevel::unknown;
-  for (const auto& w : kWords) {
-    const auto p = head.find(w.text);
-    if (p == std::string_view::npos || p >= best) continue;
-    // A bare word must start the line or follow a space / closing bracket ("(pid=1) WARNING ").
-    if (w.text.front() != '[' && w.text.front() != '|' && w.text.front() != '-' && p > 0 &&
-        head[p - 1] != ' ' && head[p - 1] != ')' && head[p - 1] != ']') {
-      continue;
+  // The earliest place where a word of the list first occurs and may stand (a bare word starts
+  // the line or follows a space or closing bracket: "(pid=1) WARNING "); at one place, the
+  // earlier word of the list. A word counts only where it first occurs, as one search per word
+  // would find it, but the head is read once: this runs on every line that passes the gate.
+  static_assert(std::size(kWords) <= 32);
+  uint32_t seen = 0;
+  for (std::size_t p = 0; p < head.size(); ++p) {
+    const char c = head[p];
+    if (c != '[' && c != 'E' && c != 'W' && c != 'I' && c != 'D' && c != '|' && c != '-') continue;
+    for (std::size_t k = 0; k < std::size(kWords); ++k) {
+      const Word& w = kWords[k];
+      if (w.text.front() != c || ((seen >> k) & 1U) != 0 || !head.substr(p).starts_with(w.text)) continue;
+      seen |= 1U << k;
+      if (w.text.front() != '[' && w.text.front() != '|' && w.text.front() != '-' && p > 0 && head[p - 1] != ' ' &&
+          head[p - 1] != ')' && head[p - 1] != ']') {
+        continue;
+      }
+      return w.level;
     }
-    best = p;
-    level = w.level;
   }
-  if (level != LineLevel::unknown) return level;
   // CANN's error manager reports "EI0002: [PID: 1] ...", "EZ9999[PID: 1] ... (EZ9999): ...",
   // "[PID: 1] ... Compilation_Error(E20001): ...": an E-code is an error, a W-code a warning.
   if (const auto pid = head.find("[PID:"); pid != std::string_view::npos) {
@@ -245,10 +254,20 @@ std::optional<Timestamp> find_timestamp(std::string_view line) {
 }
 
 LineInfo parse_line_info(std::string_view line) {
+  LineInfo info = parse_line_head(line, find_level(line));
+  parse_line_details(line, info);
+  return info;
+}
+
+LineInfo parse_line_head(std::string_view line, LineLevel level) {
   LineInfo info;
-  info.level = find_level(line);
-  info.time = find_timestamp(line);
+  info.level = level;
   info.module = plog_module(line, info.pid);
+  return info;
+}
+
+void parse_line_details(std::string_view line, LineInfo& info) {
+  info.time = find_timestamp(line);
   if (!info.pid) info.pid = number_after(line, "(PID:");
   if (!info.pid) info.pid = number_after(line, "[PID:");
   info.device = non_negative(number_after(line, "Device:"));
@@ -258,7 +277,6 @@ LineInfo parse_line_info(std::string_view line) {
   if (!info.rank) info.rank = non_negative(number_after(line, "[rank"));
   if (!info.rank) info.rank = non_negative(number_after(line, "[Rank "));
   if (!info.rank) info.rank = non_negative(number_after(line, " rank="));
-  return info;
 }
 
 }  // namespace npu_doctor

@@ -253,8 +253,8 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   hits_.clear();
   candidates_.clear();
   // An error-level-only pattern is confirmed only on an error line (KbMatcher::confirm), so
-  // the index leaves it out of other lines' candidates (find_level reads the first 160
-  // bytes, the same level parse_line_info gives below).
+  // the index leaves it out of other lines' candidates. The confirmations read the same level
+  // (parse_line_head below).
   const LineLevel line_level = find_level(line);
   const bool error_line = line_level == LineLevel::error;
   if (line.size() <= kLongLine) {
@@ -276,7 +276,10 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     return for_words && words_->is_candidate(line, level) && !follows_frame(block, start, st);
   };
   if (candidates_.empty() && !words_read(line_level)) return;
-  const LineInfo info = parse_line_info(line.substr(0, std::min<std::size_t>(line.size(), 1024)));
+  // What the confirmations read (the level and plog module) now; the rest of what the line
+  // says of itself only if something matched: most candidates are turned down.
+  const std::string_view info_text = line.substr(0, std::min<std::size_t>(line.size(), 1024));
+  LineInfo info = parse_line_head(info_text, line_level);
   if (line.size() <= kLongLine) {
     std::sort(candidates_.begin(), candidates_.end(), [](const auto& a, const auto& b) { return a.pattern < b.pattern; });
     for (const auto& c : candidates_) matcher_.confirm(c.pattern, line, info, hits_);
@@ -311,6 +314,8 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     if (auto hit = words_->classify(line)) hits_.push_back(std::move(*hit));
   }
 
+  if (hits_.empty()) return;
+  parse_line_details(info_text, info);
   const bool low_level = info.level == LineLevel::info || info.level == LineLevel::debug || info.level == LineLevel::warning;
   for (const LineHit& hit : hits_) {
     record_on_timeline(hit, line_no, line, info, low_level, st);

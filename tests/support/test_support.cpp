@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -95,6 +96,19 @@ std::string read_file(const std::filesystem::path& p) {
 }
 
 std::string fixtures_dir() { return NPU_DOCTOR_FIXTURES; }
+
+std::vector<std::filesystem::path> fixture_logs() {
+  std::vector<std::filesystem::path> logs;
+  const std::filesystem::path fixtures = NPU_DOCTOR_FIXTURES;
+  for (const auto& dir : {fixtures / "logs", fixtures / "realworld-dev", fixtures / "realworld-blind"}) {
+    if (!std::filesystem::exists(dir)) continue;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+      if (e.is_regular_file() && e.path().extension() == ".log") logs.push_back(e.path());
+    }
+  }
+  std::sort(logs.begin(), logs.end());
+  return logs;
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> v;

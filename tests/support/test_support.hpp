@@ -71,6 +71,10 @@ const KnowledgeBase& builtin_kb();
 
 std::string read_file(const std::filesystem::path& p);
 
+// Every .log of the fixtures' logs/, realworld-dev/ and realworld-blind/ folders, sorted: the
+// real text that tests of the scanner's equivalences run over.
+std::vector<std::filesystem::path> fixture_logs();
+
 struct RunResult {
   int exit_code = -1;
   std::string out;

@@ -28,13 +28,9 @@ KnowledgeBase builtin_snapshot() {
 
 std::vector<std::string> fixture_lines() {
   std::vector<std::string> lines;
-  const std::filesystem::path fixtures = NPU_DOCTOR_FIXTURES;
-  for (const auto& dir : {fixtures / "logs", fixtures / "realworld-dev", fixtures / "realworld-blind"}) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (!e.is_regular_file() || e.path().extension() != ".log") continue;
-      std::ifstream in(e.path(), std::ios::binary);
-      for (std::string line; std::getline(in, line);) lines.push_back(line);
-    }
+  for (const auto& log : testing::fixture_logs()) {
+    std::ifstream in(log, std::ios::binary);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
   }
   return lines;
 }

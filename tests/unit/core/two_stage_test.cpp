@@ -63,14 +63,7 @@ TEST(TwoStageScan, FindsExactlyWhatEveryLineInTheSecondStageFinds) {
   std::vector<KbProblem> problems;
   auto matcher = KbMatcher::build(testing::builtin_kb(), problems);
   ASSERT_TRUE(problems.empty());
-  const std::filesystem::path fixtures = NPU_DOCTOR_FIXTURES;
-  std::vector<std::filesystem::path> logs;
-  for (const auto& dir : {fixtures / "logs", fixtures / "realworld-dev", fixtures / "realworld-blind"}) {
-    if (!std::filesystem::exists(dir)) continue;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (e.is_regular_file() && e.path().extension() == ".log") logs.push_back(e.path());
-    }
-  }
+  std::vector<std::filesystem::path> logs = testing::fixture_logs();
   for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(NPU_DOCTOR_FIXTURES).parent_path().parent_path() / "examples")) {
     if (e.path().extension() == ".log") logs.push_back(e.path());
   }
