@@ -155,6 +155,11 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
   out.leading_placeholder = !pieces.empty() && pieces.front().conv != 0;
   while (!pieces.empty() && pieces.front().conv != 0) pieces.erase(pieces.begin());
   const bool trailing_placeholder = !pieces.empty() && pieces.back().conv != 0;
+  // A format that begins with a word begins at a word boundary: "Init failed." is the
+  // driver's message, not the end of HCCL's "HcclCommInit failed. ret = 4".
+  const bool leading_boundary = !out.leading_placeholder && !pieces.empty() && !pieces.front().literal.empty() &&
+                                (std::isalnum(static_cast<unsigned char>(pieces.front().literal.front())) != 0 ||
+                                 pieces.front().literal.front() == '_');
   while (!pieces.empty() && pieces.back().conv != 0) pieces.pop_back();
   // "unsupported mode %ld" ends with the word "mode": it must not recognise "unsupported
   // model type" (a word that merely starts with the format's last word), so a last word
@@ -200,6 +205,7 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
   };
   const bool split_commas = longest_run(true) >= kMinFormatLiteral;
   std::size_t longest = longest_run(split_commas);
+  if (leading_boundary) out.regex += "\\b";
   for (const Piece& p : pieces) {
     if (p.conv != 0) {
       out.regex += "(?:";

@@ -31,10 +31,10 @@ TEST(MessageFormat, PrintfPlaceholdersBecomeClassesAndTheRestIsLiteral) {
 
 TEST(MessageFormat, LeadingAndTrailingPlaceholdersAndLaterLinesAreDropped) {
   EXPECT_EQ(pattern("%s failed, ret[%d]"), R"( failed, ?ret\[(?:-?\d+)\])");
-  EXPECT_EQ(pattern("load file %s\nsecond line %d"), R"(load file\b)");
-  EXPECT_EQ(pattern("trailing spaces %d   "), R"(trailing spaces\b)");
-  EXPECT_EQ(pattern("trailing spaces   "), "trailing spaces");
-  EXPECT_EQ(pattern("ret=%d"), "ret=");
+  EXPECT_EQ(pattern("load file %s\nsecond line %d"), R"(\bload file\b)");
+  EXPECT_EQ(pattern("trailing spaces %d   "), R"(\btrailing spaces\b)");
+  EXPECT_EQ(pattern("trailing spaces   "), R"(\btrailing spaces)");
+  EXPECT_EQ(pattern("ret=%d"), R"(\bret=)");
 }
 
 TEST(MessageFormat, ACommaMayOrMayNotBeFollowedByASpace) {
@@ -45,7 +45,7 @@ TEST(MessageFormat, ACommaMayOrMayNotBeFollowedByASpace) {
   EXPECT_TRUE(recognises("alloc failed, size=%zu", "alloc failed,size=4096"));
   EXPECT_FALSE(recognises("alloc failed, size=%zu", "alloc failed,  size=4096"));
   // Split at its commas the format would keep no run of four characters: kept whole.
-  EXPECT_EQ(pattern("ab,cd,ef %d"), R"(ab,cd,ef\b)");
+  EXPECT_EQ(pattern("ab,cd,ef %d"), R"(\bab,cd,ef\b)");
 }
 
 TEST(MessageFormat, ALastWordBeforeADroppedPlaceholderEndsAtAWordBoundary) {
@@ -57,20 +57,29 @@ TEST(MessageFormat, ALastWordBeforeADroppedPlaceholderEndsAtAWordBoundary) {
   EXPECT_TRUE(recognises("size=%d", "size=12"));
 }
 
+TEST(MessageFormat, AFirstWordBeginsAtAWordBoundary) {
+  // The driver's "Init failed." once claimed HCCL's "HcclCommInit failed. ret = 4".
+  EXPECT_FALSE(recognises("Init failed.\n", "[ERROR] HcclCommInit failed. ret = 4"));
+  EXPECT_TRUE(recognises("Init failed.\n", "[ERROR] DRV(1,python):x [drv][devmm][svm_register_user_malloc_to_peer]Init failed."));
+  // A leading placeholder, dropped, may have been glued to the text: no boundary then.
+  EXPECT_TRUE(recognises("%sInit failed.", "HcclCommInit failed."));
+  EXPECT_TRUE(recognises("[%s]notify wait timeout", "x[Wait]notify wait timeout"));
+}
+
 TEST(MessageFormat, AClosingFullStopIsOptionalAfterAWord) {
   // Quoted in prose, the message loses its full stop; the word still ends at a boundary.
   EXPECT_EQ(pattern("Failed to obtain op buffer shape size which should be static."),
-            R"(Failed to obtain op buffer shape size which should be static\b)");
+            R"(\bFailed to obtain op buffer shape size which should be static\b)");
   EXPECT_TRUE(recognises("buffer shape size which should be static.", "LLVM ERROR: buffer shape size which should be static."));
   EXPECT_TRUE(recognises("buffer shape size which should be static.", "compile with `buffer shape size which should be static`"));
   EXPECT_FALSE(recognises("buffer shape size which should be static.", "buffer shape size which should be statically known"));
-  EXPECT_EQ(pattern("The buffer memory has been released!"), R"(The buffer memory has been released\b)");
+  EXPECT_EQ(pattern("The buffer memory has been released!"), R"(\bThe buffer memory has been released\b)");
   // A short sentence keeps its full stop: "timeout." must not claim "dequeue_timeout,".
-  EXPECT_EQ(pattern("Failed to initialize."), R"(Failed to initialize\.)");
+  EXPECT_EQ(pattern("Failed to initialize."), R"(\bFailed to initialize\.)");
   EXPECT_FALSE(recognises("timeout.", "get_response(w, dequeue_timeout, cancel)"));
   // A placeholder before the last sentence does not matter; other punctuation keeps the stop.
-  EXPECT_EQ(pattern("the version %s is far too old."), R"(the version (?:.*?) is far too old\b)");
-  EXPECT_EQ(pattern("bad value [%d]."), R"(bad value \[(?:-?\d+)\]\.)");
+  EXPECT_EQ(pattern("the version %s is far too old."), R"(\bthe version (?:.*?) is far too old\b)");
+  EXPECT_EQ(pattern("bad value [%d]."), R"(\bbad value \[(?:-?\d+)\]\.)");
 }
 
 TEST(MessageFormat, PythonPlaceholders) {
