@@ -146,8 +146,8 @@ std::unique_ptr<KbMatcher> KbMatcher::build(const KnowledgeBase& kb, std::vector
   // and its entries decoded only when matched.
   if (const Catalogue* c = kb.catalogue()) m->catalogue_size_ = c->size();
   const std::size_t own = m->refs_.size();
-  m->own_programs_ = OnceSlots<Regex>(m->refs_.size());
-  m->catalogue_programs_ = OnceSlots<Regex>(m->catalogue_size_);
+  m->own_programs_ = OnceSlots<Program>(m->refs_.size());
+  m->catalogue_programs_ = OnceSlots<Program>(m->catalogue_size_);
   m->dead_.assign(m->total_patterns(), false);
   for (std::size_t i = 0; i < m->catalogue_size_; ++i) {
     if (kb.catalogue()->disabled(i)) m->dead_[own + i] = true;
@@ -315,12 +315,15 @@ LevelRequirement KbMatcher::level(std::size_t id) const {
   return is_catalogue(id) ? kb_.catalogue()->level(id - refs_.size()) : refs_[id].level;
 }
 
-const Regex* KbMatcher::regex_of(std::size_t id) const {
-  const auto compile = [&]() -> std::unique_ptr<Regex> {
+const KbMatcher::Program* KbMatcher::program_of(std::size_t id) const {
+  const auto compile = [&]() -> std::unique_ptr<Program> {
     const PatternView p = view(id);
     std::string err;
     auto compiled = Regex::compile(p.regex, p.ignore_case, err, is_catalogue(id) ? catalogue_jit_ : Regex::Jit::on);
-    return compiled ? std::make_unique<Regex>(std::move(*compiled)) : nullptr;
+    if (!compiled) return nullptr;
+    // A one-pass use (kb lint) confirms each catalogue pattern once: no filter worth reading.
+    const bool one_pass = is_catalogue(id) && catalogue_jit_ == Regex::Jit::off;
+    return std::make_unique<Program>(Program{std::move(*compiled), one_pass ? GramFilter() : GramFilter(required_literals(p.regex))});
   };
   return is_catalogue(id) ? catalogue_programs_.get(id - refs_.size(), compile) : own_programs_.get(id, compile);
 }
@@ -340,14 +343,20 @@ const Entry* KbMatcher::entry_of(std::size_t id) const {
 }
 
 void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineInfo& info,
-                        std::vector<LineHit>& out) const {
+                        std::vector<LineHit>& out, const LineGrams* grams) const {
   if (pattern >= total_patterns()) return;
   if (level(pattern) == LevelRequirement::error && info.level != LineLevel::error) return;
-  const Regex* re = regex_of(pattern);
-  if (re == nullptr) return;
+  const Program* program = program_of(pattern);
+  if (program == nullptr) return;
+  if (grams != nullptr && !program->filter.may_match(*grams)) return;
   const Extractor* extractor = is_catalogue(pattern) ? nullptr : refs_[pattern].extractor;
-  if (extractor == nullptr) confirm_entry(pattern, *re, line, out);
-  else confirm_extractor(*extractor, *re, line, info.module, out);
+  if (extractor == nullptr) confirm_entry(pattern, program->regex, line, out);
+  else confirm_extractor(*extractor, program->regex, line, info.module, out);
+}
+
+bool KbMatcher::may_match(std::size_t pattern, const LineGrams& grams) const {
+  const Program* program = pattern < total_patterns() ? program_of(pattern) : nullptr;
+  return program != nullptr && program->filter.may_match(grams);
 }
 
 void KbMatcher::confirm_entry(std::size_t pattern, const Regex& re, std::string_view line, std::vector<LineHit>& out) const {

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "line_grams.hpp"
 #include "line_index.hpp"
 #include "npu_doctor/finding.hpp"
 #include "npu_doctor/knowledge_base.hpp"
@@ -65,8 +66,13 @@ class KbMatcher {
 
   // Confirms candidate `pattern` on `line` and appends what it recognises. `info` is what
   // the line says of itself: its plog module ("HCCL"...) settles code ranges, its level
-  // decides entries recognised only on error-level lines.
-  void confirm(std::size_t pattern, std::string_view line, const LineInfo& info, std::vector<LineHit>& out) const;
+  // decides entries recognised only on error-level lines. `grams`, the line's pieces when
+  // the caller read them (line_grams.hpp), turn down before PCRE2 a pattern whose required
+  // strings the line lacks; the result is the same with or without them.
+  void confirm(std::size_t pattern, std::string_view line, const LineInfo& info, std::vector<LineHit>& out,
+               const LineGrams* grams = nullptr) const;
+  // Whether a line with these pieces may match `pattern` at all (false: it cannot).
+  bool may_match(std::size_t pattern, const LineGrams& grams) const;
 
   // Everything recognised on one line by the second stage (what the scanner does with a
   // line that passed the gate; lint, explain and tests use it directly).
@@ -138,7 +144,12 @@ class KbMatcher {
   bool gated(std::size_t id) const;  // without decoding a catalogue record's keys
   LevelRequirement level(std::size_t id) const;
   bool dead(std::size_t id) const { return dead_[id]; }
-  const Regex* regex_of(std::size_t id) const;
+  // A pattern's program: its regex and what a line must hold for it (GramFilter).
+  struct Program {
+    Regex regex;
+    GramFilter filter;
+  };
+  const Program* program_of(std::size_t id) const;
   const Entry* entry_of(std::size_t id) const;
   void confirm_entry(std::size_t pattern, const Regex& re, std::string_view line, std::vector<LineHit>& out) const;
   void confirm_extractor(const Extractor& extractor, const Regex& re, std::string_view line, std::string_view component,
@@ -149,8 +160,8 @@ class KbMatcher {
   std::size_t catalogue_size_ = 0;
   // Every pattern's program, compiled on first use: hand-written ones by id, the catalogue's
   // by id - refs_.size() (apart, so that `kb lint` can let go of the catalogue's alone).
-  OnceSlots<Regex> own_programs_;
-  OnceSlots<Regex> catalogue_programs_;
+  OnceSlots<Program> own_programs_;
+  OnceSlots<Program> catalogue_programs_;
   Regex::Jit catalogue_jit_ = Regex::Jit::on;
   // By id: a catalogue entry a user's entry replaced, or a pattern the first stage rejected
   // that nothing gates; never found.

@@ -80,6 +80,7 @@ class Scanner {
   std::vector<std::size_t> stage1_found_;       // patterns the first stage found on the current line
   std::vector<LineIndex::Hit> candidates_;      // second-stage candidates of a line
   std::vector<uint32_t> seen_;                  // LineIndex working memory
+  LineGrams line_grams_;                        // the four-byte pieces of the line being confirmed
   std::vector<LineHit> hits_;
 };
 
