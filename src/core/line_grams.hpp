@@ -20,7 +20,7 @@ class LineGrams {
   void read(std::string_view line);
   bool may_hold(uint32_t gram) const { return (bits_[slot(gram) >> 6] >> (slot(gram) & 63)) & 1U; }
 
-  // The lower-cased piece at the start of `s` (at least four bytes), little-endian.
+  // The lower-cased piece at the start of `s`, little-endian; `s` holds four bytes or more.
   static uint32_t gram_at(std::string_view s);
 
  private:

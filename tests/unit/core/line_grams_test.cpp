@@ -24,7 +24,7 @@ TEST(LineGrams, HoldsEveryPieceOfTheLineInAnyLetterCase) {
   EXPECT_FALSE(g.may_hold(LineGrams::gram_at("xqzj")));
   LineGrams short_line;
   short_line.read("ab");
-  EXPECT_FALSE(short_line.may_hold(LineGrams::gram_at("ab\0\0")));
+  EXPECT_FALSE(short_line.may_hold(LineGrams::gram_at(std::string_view("ab\0\0", 4))));
 }
 
 TEST(GramFilter, TurnsDownALineWithoutARequiredStringOnly) {
