@@ -5,7 +5,8 @@
 namespace npu_doctor {
 namespace {
 
-inline uint32_t gram_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+// A byte lowered as the analysis lowers its strings (regex_literals.hpp), widened for a gram.
+inline uint32_t gram_lower(unsigned char c) { return ascii_lower_byte(c); }
 
 }  // namespace
 

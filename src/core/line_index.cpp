@@ -1,5 +1,7 @@
 #include "line_index.hpp"
 
+#include "regex_literals.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -7,8 +9,6 @@
 
 namespace npu_doctor {
 namespace {
-
-inline uint8_t lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? static_cast<uint8_t>(c - 'A' + 'a') : c; }
 
 inline uint32_t hash(uint32_t key) { return (key * 2654435761u) >> 7; }
 
@@ -43,7 +43,7 @@ void LineIndex::add(std::size_t id, std::span<const std::string_view> keys, bool
   for (const auto& k : keys) {
     if (k.size() < 3 || k.size() > 4) continue;  // scan_plan makes only these
     uint32_t v = 0;
-    for (std::size_t i = 0; i < k.size(); ++i) v |= static_cast<uint32_t>(lower(static_cast<uint8_t>(k[i]))) << (8 * i);
+    for (std::size_t i = 0; i < k.size(); ++i) v |= static_cast<uint32_t>(ascii_lower_byte(static_cast<uint8_t>(k[i]))) << (8 * i);
     pending_.push_back(pack(k.size(), v, id, error_level_only));
   }
 }
@@ -200,15 +200,15 @@ void LineIndex::scan(std::string_view line, bool error_line, OnHit&& on_hit) con
   if (n < 3) return;
   const bool any3 = has3_;
   // window: the lower-cased bytes i, i+1, i+2 (and i+3) little-endian.
-  uint32_t window = static_cast<uint32_t>(lower(p[0])) | (static_cast<uint32_t>(lower(p[1])) << 8) |
-                    (static_cast<uint32_t>(lower(p[2])) << 16);
+  uint32_t window = static_cast<uint32_t>(ascii_lower_byte(p[0])) | (static_cast<uint32_t>(ascii_lower_byte(p[1])) << 8) |
+                    (static_cast<uint32_t>(ascii_lower_byte(p[2])) << 16);
   for (std::size_t i = 0; i + 3 <= n; ++i) {
     const uint32_t k3 = window & 0xFFFFFF;
     if (any3 && bloom_has(bloom3_, k3)) {
       if (const Slot* s = table3_.find(k3)) hits_of(*s, i, error_line, on_hit);
     }
     if (i + 4 <= n) {
-      const uint32_t k4 = k3 | (static_cast<uint32_t>(lower(p[i + 3])) << 24);
+      const uint32_t k4 = k3 | (static_cast<uint32_t>(ascii_lower_byte(p[i + 3])) << 24);
       if (bloom_has(bloom4_, k4)) {
         if (const Slot* s = table4_.find(k4)) hits_of(*s, i, error_line, on_hit);
       }

@@ -387,9 +387,7 @@ class Parser {
 
 std::string ascii_lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  for (char& c : out) c = static_cast<char>(ascii_lower_byte(static_cast<unsigned char>(c)));
   return out;
 }
 

@@ -27,5 +27,10 @@ RequiredLiterals required_literals(std::string_view regex);
 
 // ASCII lower case; other bytes unchanged (the analysis and the index compare this way).
 std::string ascii_lower(std::string_view s);
+// One byte as ascii_lower lowers it: the index and the line filter read a line this way, so
+// that a string the analysis wrote is found in any letter case.
+constexpr unsigned char ascii_lower_byte(unsigned char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c - 'A' + 'a') : c;
+}
 
 }  // namespace npu_doctor
