@@ -6,6 +6,10 @@
 namespace npu_doctor {
 namespace {
 
+// A byte that \b counts as part of a word (PCRE2 without UCP): where a format's first or last
+// word meets a boundary.
+bool is_word_byte(unsigned char c) { return std::isalnum(c) != 0 || c == '_'; }
+
 // One placeholder's regex. Integers and pointers get digit classes (they are what makes a
 // message line recognisable among similar ones); text gets a lazy any-run.
 std::string_view conversion_regex(char conv) {
@@ -158,8 +162,7 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
   // A format that begins with a word begins at a word boundary: "Init failed." is the
   // driver's message, not the end of HCCL's "HcclCommInit failed. ret = 4".
   const bool leading_boundary = !out.leading_placeholder && !pieces.empty() && !pieces.front().literal.empty() &&
-                                (std::isalnum(static_cast<unsigned char>(pieces.front().literal.front())) != 0 ||
-                                 pieces.front().literal.front() == '_');
+                                is_word_byte(static_cast<unsigned char>(pieces.front().literal.front()));
   while (!pieces.empty() && pieces.back().conv != 0) pieces.pop_back();
   // "unsupported mode %ld" ends with the word "mode": it must not recognise "unsupported
   // model type" (a word that merely starts with the format's last word), so a last word
@@ -169,8 +172,8 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
     std::string& lit = pieces.back().literal;
     const std::size_t before = lit.size();
     while (!lit.empty() && (lit.back() == ' ' || lit.back() == '\t')) lit.pop_back();
-    const auto last = lit.empty() ? 0 : static_cast<unsigned char>(lit.back());
-    word_boundary = trailing_placeholder && lit.size() < before && (std::isalnum(last) != 0 || last == '_');
+    const auto last = static_cast<unsigned char>(lit.empty() ? '\0' : lit.back());
+    word_boundary = trailing_placeholder && lit.size() < before && is_word_byte(last);
     // A message's closing "." or "!" is what a quote, a paste or a re-wrapped line loses
     // first ("`Failed to obtain op buffer shape size which should be static`"): a format
     // that ends a sentence of five words or more matches without it, the word ending at a
@@ -179,8 +182,8 @@ std::optional<FormatPattern> format_to_pattern(std::string_view format, FormatSt
     if (!trailing_placeholder && std::count(lit.begin(), lit.end(), ' ') >= kMinWordsForOptionalStop - 1) {
       std::size_t end = lit.size();
       while (end > 0 && (lit[end - 1] == '.' || lit[end - 1] == '!')) --end;
-      const auto word_end = end == 0 ? 0 : static_cast<unsigned char>(lit[end - 1]);
-      if (end < lit.size() && end > 0 && (std::isalnum(word_end) != 0 || word_end == '_')) {
+      const auto word_end = static_cast<unsigned char>(end == 0 ? '\0' : lit[end - 1]);
+      if (end < lit.size() && end > 0 && is_word_byte(word_end)) {
         lit.resize(end);
         word_boundary = true;
       }
