@@ -319,13 +319,29 @@ const KbMatcher::Program* KbMatcher::program_of(std::size_t id) const {
   const auto compile = [&]() -> std::unique_ptr<Program> {
     const PatternView p = view(id);
     std::string err;
-    auto compiled = Regex::compile(p.regex, p.ignore_case, err, is_catalogue(id) ? catalogue_jit_ : Regex::Jit::on);
+    auto compiled = Regex::compile(p.regex, p.ignore_case, err, Regex::Jit::off);
     if (!compiled) return nullptr;
     // A one-pass use (kb lint) confirms each catalogue pattern once: no filter worth reading.
     const bool one_pass = is_catalogue(id) && catalogue_jit_ == Regex::Jit::off;
-    return std::make_unique<Program>(Program{std::move(*compiled), one_pass ? GramFilter() : GramFilter(required_literals(p.regex))});
+    return std::make_unique<Program>(std::move(*compiled), one_pass ? GramFilter() : GramFilter(required_literals(p.regex)));
   };
   return is_catalogue(id) ? catalogue_programs_.get(id - refs_.size(), compile) : own_programs_.get(id, compile);
+}
+
+const Regex& KbMatcher::regex_for_use(std::size_t id, const Program& program) const {
+  if (const Regex* hot = program.hot.load(std::memory_order_acquire)) return *hot;
+  if (is_catalogue(id) && catalogue_jit_ == Regex::Jit::off) return program.regex;
+  if (program.uses.fetch_add(1, std::memory_order_relaxed) + 1 < kJitAfter) return program.regex;
+  std::call_once(program.jit_once, [&] {
+    const PatternView p = view(id);
+    std::string err;
+    if (auto compiled = Regex::compile(p.regex, p.ignore_case, err, Regex::Jit::on)) {
+      program.jit = std::make_unique<Regex>(std::move(*compiled));
+      program.hot.store(program.jit.get(), std::memory_order_release);
+    }
+  });
+  const Regex* hot = program.hot.load(std::memory_order_acquire);
+  return hot != nullptr ? *hot : program.regex;
 }
 
 void KbMatcher::forget_made() const {
@@ -350,8 +366,9 @@ void KbMatcher::confirm(std::size_t pattern, std::string_view line, const LineIn
   if (program == nullptr) return;
   if (grams != nullptr && !program->filter.may_match(*grams)) return;
   const Extractor* extractor = is_catalogue(pattern) ? nullptr : refs_[pattern].extractor;
-  if (extractor == nullptr) confirm_entry(pattern, program->regex, line, out);
-  else confirm_extractor(*extractor, program->regex, line, info.module, out);
+  const Regex& regex = regex_for_use(pattern, *program);
+  if (extractor == nullptr) confirm_entry(pattern, regex, line, out);
+  else confirm_extractor(*extractor, regex, line, info.module, out);
 }
 
 bool KbMatcher::may_match(std::size_t pattern, const LineGrams& grams) const {

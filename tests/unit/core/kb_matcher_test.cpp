@@ -91,6 +91,23 @@ TEST_F(Matcher, MessagePatternsCaptureNamedGroups) {
   EXPECT_EQ(hits[0].captures[0].second, "2.00 GiB");
 }
 
+// A pattern confirmed often switches from its interpreted regex to machine code: the
+// findings, codes and captures stay the same on either side of the switch.
+TEST_F(Matcher, APatternFindsTheSameBeforeAndAfterItsRegexIsCompiledToMachineCode) {
+  const std::vector<std::string> lines = {"RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0)",
+                                          "NPU function error: x, error code is 507015",
+                                          "errNo[0x0000000005000007] HCCL 201234 happened", "nothing to see"};
+  std::vector<std::vector<std::string>> first;
+  for (const auto& l : lines) first.push_back(ids(l));
+  const auto capture = [&] { return m_->match_line(lines[0]).at(0).captures; };
+  const auto first_capture = capture();
+  for (uint32_t round = 0; round < 3 * KbMatcher::kJitAfter; ++round) {
+    for (std::size_t i = 0; i < lines.size(); ++i) ASSERT_EQ(ids(lines[i]), first[i]) << "round " << round << ": " << lines[i];
+    ASSERT_EQ(capture(), first_capture) << "round " << round;
+  }
+  EXPECT_EQ(first[0], (std::vector<std::string>{"m.oom#OOM"}));
+}
+
 TEST_F(Matcher, UnknownCodesAndNoiseMatchNothing) {
   EXPECT_TRUE(ids("error code is 999999").empty());
   EXPECT_TRUE(ids("[INFO] GE(1,python): graph built in 123456 us").empty());
