@@ -255,7 +255,12 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // An error-level-only pattern is confirmed only on an error line (KbMatcher::confirm), so
   // the index leaves it out of other lines' candidates. The confirmations read the same level
   // (parse_line_head below).
-  const LineLevel line_level = find_level(line);
+  LineLevel line_level = find_level(line);
+  // The exception line of a report Python printed as ignored is no failure of the run.
+  if (line_level == LineLevel::unknown && line.front() != ' ' && line.front() != '\t' &&
+      ends_ignored_exception(block, start, st)) {
+    line_level = LineLevel::warning;
+  }
   const bool error_line = line_level == LineLevel::error;
   if (line.size() <= kLongLine) {
     matcher_.index().candidates(line, candidates_, seen_, error_line);
@@ -442,6 +447,39 @@ bool Scanner::follows_frame(std::string_view block, std::size_t line_start, cons
   const std::size_t end = line_start - 1;
   const std::size_t begin = start_of_line_ending_at(block, end);
   return is_traceback_frame(block.substr(begin, end - begin));
+}
+
+// Python prints an exception it could not raise (in a destructor, at interpreter exit, in a
+// callback) as "Exception ignored in: <function X.__del__ ...>", its traceback, then the
+// exception's line: the program went on, so that line is a warning, not a failure. Whether
+// the line starting at `line_start` ends such a report: the lines above it, up to the
+// marker, are all the traceback's (its header or indented frames and code). Read back
+// through this block and then the previous lines kept as context; a report cut by a block
+// or part boundary farther up than those is read as a plain exception.
+bool Scanner::ends_ignored_exception(std::string_view block, std::size_t line_start, const BlockState& st) const {
+  constexpr std::size_t kMaxTracebackLines = 200;
+  constexpr std::string_view kMarker = "Exception ignored ";
+  const auto inside = [](std::string_view l) {
+    return (!l.empty() && (l.front() == ' ' || l.front() == '\t')) || l.starts_with("Traceback (most recent call last)");
+  };
+  std::size_t p = line_start;
+  for (std::size_t n = 0; n < kMaxTracebackLines; ++n) {
+    if (p == 0) {
+      for (auto it = st.tail.rbegin(); it != st.tail.rend(); ++it) {
+        if (it->text.starts_with(kMarker)) return n > 0;
+        if (!inside(it->text)) return false;
+        ++n;
+      }
+      return false;
+    }
+    const std::size_t end = p - 1;  // the newline ending the line above
+    const std::size_t begin = start_of_line_ending_at(block, end);
+    const std::string_view above = strip_cr(block.substr(begin, end - begin));
+    if (above.starts_with(kMarker)) return n > 0;
+    if (!inside(above)) return false;
+    p = begin;
+  }
+  return false;
 }
 
 void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, BlockState& st) const {

@@ -92,6 +92,33 @@ TEST_F(ScannerTest, CountsEveryOccurrenceButKeepsFewEvidence) {
   EXPECT_EQ(f[0].evidence[1].captures[0].second, "1");
 }
 
+// Python's report of an exception it could not raise ("Exception ignored in: ...", at
+// interpreter exit or in a destructor) ends with the exception's line: a warning, not the
+// run's failure. The same line after an ordinary traceback, or after a marker that another
+// line separates from the traceback, stays an error.
+TEST_F(ScannerTest, AnExceptionPythonReportsAsIgnoredIsAWarning) {
+  const std::string traceback =
+      "Traceback (most recent call last):\n"
+      "  File \"/x/engine.py\", line 501, in __del__\n"
+      "    self.shutdown()\n"
+      "AttributeError: BOOM\n";
+  const auto severity_of = [&](const std::string& text) {
+    InputReport rep;
+    ScanOptions opts;
+    opts.block_size = 1 << 20;  // one block: the report is read back within it
+    const auto f = scan(text, rep, opts, 1 << 20);
+    EXPECT_EQ(f.size(), 1u) << text;
+    return f.empty() ? Severity::info : effective_severity(f[0]);
+  };
+  EXPECT_EQ(severity_of("start\nException ignored in: <function LLMEngine.__del__ at 0xfffd>\n" + traceback),
+            Severity::warning);
+  EXPECT_EQ(severity_of("Exception ignored while finalizing file <x>:\n" + traceback), Severity::warning);
+  EXPECT_EQ(severity_of("start\n" + traceback), Severity::error);
+  EXPECT_EQ(severity_of("Exception ignored in: <function A.__del__>\nrun goes on\n" + traceback), Severity::error);
+  // The marker alone, right above the line, is no report.
+  EXPECT_EQ(severity_of("Exception ignored in: x\nAttributeError: BOOM\n"), Severity::error);
+}
+
 TEST_F(ScannerTest, CrlfAndNoTrailingNewline) {
   InputReport rep;
   const auto f = scan("a\r\nb\r\nBOOM\r\nc", rep);
