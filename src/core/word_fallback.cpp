@@ -49,8 +49,26 @@ bool is_traceback_frame(std::string_view line) {
   return digit < line.size() && line[digit] >= '0' && line[digit] <= '9';
 }
 
+namespace {
+
+// A C++ backtrace's frame as c10 (torch, torch_npu) prints it under an error:
+// "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0x... in libc10.so)".
+bool is_native_backtrace_frame(std::string_view line) {
+  std::size_t at = line.find("frame #");
+  if (at == std::string_view::npos) return false;
+  at += 7;
+  const std::size_t digits = at;
+  while (at < line.size() && line[at] >= '0' && line[at] <= '9') ++at;
+  return at > digits && line.substr(at, 2) == ": ";
+}
+
+}  // namespace
+
 bool is_traceback_scaffolding(std::string_view line) {
-  if (is_traceback_frame(line) || line.find("Traceback (most recent call last)") != std::string_view::npos) return true;
+  if (is_traceback_frame(line) || is_native_backtrace_frame(line) ||
+      line.find("Traceback (most recent call last)") != std::string_view::npos) {
+    return true;
+  }
   // Python 3.11's underline of the failing expression: "    ^^^^^^^" or "~~~~^^^^".
   std::size_t end = line.size();
   while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\r' || line[end - 1] == '\t')) --end;

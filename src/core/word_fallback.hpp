@@ -68,7 +68,8 @@ class WordFallback {
 bool is_exception_line(std::string_view line);
 
 // A traceback's frame ('File "x.py", line 12, in f'), its header, or its underline of
-// '^'/'~' (after a logger's prefix too): never a candidate of the word fallback.
+// '^'/'~', or a C++ backtrace's "frame #0: ..." (after a logger's prefix too): never a
+// candidate of the word fallback.
 bool is_traceback_frame(std::string_view line);
 bool is_traceback_scaffolding(std::string_view line);
 

@@ -163,6 +163,10 @@ TEST(WordCandidates, ATracebacksFramesHeaderAndUnderlinesAreNoCandidatesAtAnyLev
   // A line that merely holds the words, or a caret inside a message, still is one.
   EXPECT_TRUE(cand(worker + "File \"a.bin\" not found: open failed"));
   EXPECT_TRUE(cand("ERROR: the regex a^^^ failed to compile"));
+  // A C++ backtrace's frames under a c10 error ("frame #0: c10::Error::Error(...)").
+  EXPECT_FALSE(cand("frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xfffc4577c908 in /usr/lib/libc10.so)"));
+  EXPECT_FALSE(cand(worker + "frame #12: <unknown function> + 0x1e10b6 (0xffff in /x/libtorch_npu.so) error"));
+  EXPECT_TRUE(cand("ERROR: frame #1 failed to decode"));  // no frame number and colon: a message
   EXPECT_TRUE(is_traceback_frame("  File \"x.py\", line 12, in f"));
   EXPECT_FALSE(is_traceback_frame("  File \"x.py\", line twelve"));
 }
