@@ -36,21 +36,6 @@ bool is_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-}  // namespace
-
-bool is_traceback_frame(std::string_view line) {
-  // '  File "/x/y.py", line 12, in f' (also after a logger's prefix, as vLLM prints
-  // every line of a worker's traceback at ERROR level).
-  const std::size_t file = line.find("File \"");
-  if (file == std::string_view::npos) return false;
-  const std::size_t at = line.find("\", line ", file + 6);
-  if (at == std::string_view::npos) return false;
-  const std::size_t digit = at + 8;
-  return digit < line.size() && line[digit] >= '0' && line[digit] <= '9';
-}
-
-namespace {
-
 // A C++ backtrace's frame as c10 (torch, torch_npu) prints it under an error:
 // "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0x... in libc10.so)".
 bool is_native_backtrace_frame(std::string_view line) {
@@ -63,6 +48,17 @@ bool is_native_backtrace_frame(std::string_view line) {
 }
 
 }  // namespace
+
+bool is_traceback_frame(std::string_view line) {
+  // '  File "/x/y.py", line 12, in f' (also after a logger's prefix, as vLLM prints
+  // every line of a worker's traceback at ERROR level).
+  const std::size_t file = line.find("File \"");
+  if (file == std::string_view::npos) return false;
+  const std::size_t at = line.find("\", line ", file + 6);
+  if (at == std::string_view::npos) return false;
+  const std::size_t digit = at + 8;
+  return digit < line.size() && line[digit] >= '0' && line[digit] <= '9';
+}
 
 bool is_traceback_scaffolding(std::string_view line) {
   if (is_traceback_frame(line) || is_native_backtrace_frame(line) ||
