@@ -3,6 +3,7 @@
 #include "chunk_reader.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cstring>
 
 #include "npu_doctor/line_info.hpp"
@@ -92,6 +93,12 @@ std::string evidence_text(std::string_view line, std::size_t begin, std::size_t 
   out += sanitize_line(seg.substr(from, max));
   if (from + max < seg.size()) out += "…";
   return out;
+}
+
+// A Python traceback's line below its first: the header, or an indented frame or source line.
+bool in_traceback_body(std::string_view line) {
+  return (!line.empty() && (line.front() == ' ' || line.front() == '\t')) ||
+         line.starts_with("Traceback (most recent call last)");
 }
 
 }  // namespace
@@ -257,8 +264,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // (parse_line_head below).
   LineLevel line_level = find_level(line);
   // The exception line of a report Python printed as ignored is no failure of the run.
-  if (line_level == LineLevel::unknown && line.front() != ' ' && line.front() != '\t' &&
-      ends_ignored_exception(block, start, st)) {
+  if (line_level == LineLevel::unknown && !in_traceback_body(line) && ends_ignored_exception(block, start, st)) {
     line_level = LineLevel::warning;
   }
   const bool error_line = line_level == LineLevel::error;
@@ -459,25 +465,21 @@ bool Scanner::follows_frame(std::string_view block, std::size_t line_start, cons
 bool Scanner::ends_ignored_exception(std::string_view block, std::size_t line_start, const BlockState& st) const {
   constexpr std::size_t kMaxTracebackLines = 200;
   constexpr std::string_view kMarker = "Exception ignored ";
-  const auto inside = [](std::string_view l) {
-    return (!l.empty() && (l.front() == ' ' || l.front() == '\t')) || l.starts_with("Traceback (most recent call last)");
+  // Each line above, nearest first: true/false once the answer is known, nullopt to read on.
+  std::size_t read = 0;
+  const auto above = [&](std::string_view l) -> std::optional<bool> {
+    if (l.starts_with(kMarker)) return read > 0;  // a marker right above a line is no report
+    if (!in_traceback_body(l) || ++read >= kMaxTracebackLines) return false;
+    return std::nullopt;
   };
-  std::size_t p = line_start;
-  for (std::size_t n = 0; n < kMaxTracebackLines; ++n) {
-    if (p == 0) {
-      for (auto it = st.tail.rbegin(); it != st.tail.rend(); ++it) {
-        if (it->text.starts_with(kMarker)) return n > 0;
-        if (!inside(it->text)) return false;
-        ++n;
-      }
-      return false;
-    }
+  for (std::size_t p = line_start; p > 0;) {
     const std::size_t end = p - 1;  // the newline ending the line above
     const std::size_t begin = start_of_line_ending_at(block, end);
-    const std::string_view above = strip_cr(block.substr(begin, end - begin));
-    if (above.starts_with(kMarker)) return n > 0;
-    if (!inside(above)) return false;
+    if (const auto answer = above(strip_cr(block.substr(begin, end - begin)))) return *answer;
     p = begin;
+  }
+  for (auto it = st.tail.rbegin(); it != st.tail.rend(); ++it) {
+    if (const auto answer = above(it->text)) return *answer;
   }
   return false;
 }
