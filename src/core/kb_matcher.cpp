@@ -321,16 +321,14 @@ const KbMatcher::Program* KbMatcher::program_of(std::size_t id) const {
     std::string err;
     auto compiled = Regex::compile(p.regex, p.ignore_case, err, Regex::Jit::off);
     if (!compiled) return nullptr;
-    // A one-pass use (kb lint) confirms each catalogue pattern once: no filter worth reading.
-    const bool one_pass = is_catalogue(id) && catalogue_jit_ == Regex::Jit::off;
-    return std::make_unique<Program>(std::move(*compiled), one_pass ? GramFilter() : GramFilter(required_literals(p.regex)));
+    return std::make_unique<Program>(std::move(*compiled), one_pass(id) ? GramFilter() : GramFilter(required_literals(p.regex)));
   };
   return is_catalogue(id) ? catalogue_programs_.get(id - refs_.size(), compile) : own_programs_.get(id, compile);
 }
 
 const Regex& KbMatcher::regex_for_use(std::size_t id, const Program& program) const {
   if (const Regex* hot = program.hot.load(std::memory_order_acquire)) return *hot;
-  if (is_catalogue(id) && catalogue_jit_ == Regex::Jit::off) return program.regex;
+  if (one_pass(id)) return program.regex;
   if (program.uses.fetch_add(1, std::memory_order_relaxed) + 1 < kJitAfter) return program.regex;
   std::call_once(program.jit_once, [&] {
     const PatternView p = view(id);

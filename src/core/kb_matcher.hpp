@@ -164,6 +164,9 @@ class KbMatcher {
     mutable std::atomic<const Regex*> hot{nullptr};  // jit, once it is ready
   };
   const Program* program_of(std::size_t id) const;
+  // A catalogue pattern of a one-pass matcher (kb lint), confirmed on an entry's samples and
+  // let go: neither a line filter nor machine code is worth making for it.
+  bool one_pass(std::size_t id) const { return is_catalogue(id) && catalogue_jit_ == Regex::Jit::off; }
   // The regex to confirm pattern `id` with this time (counts the use).
   const Regex& regex_for_use(std::size_t id, const Program& program) const;
   const Entry* entry_of(std::size_t id) const;
