@@ -39,7 +39,7 @@ RULES = [
     # below failed and points at the error printed before it.
     Rule("other", role="wrapper",
          words=r"see (?:the )?(?:root cause|stack trace)|failed to start\W*$|hit an exception|initialization failed due to an exception"
-         r"|please check the stack trace|failed with error|output_handler failed",
+         r"|please check the stack trace|failed with error|output_handler failed|encountered a fatal error",
          why="an engine / worker envelope that points at the error above it"),
     # A worker process died: the consequence of its own error (the curated entry says so too).
     Rule("other", role="symptom", words=r"died unexpectedly|proc(?:ess)? .{0,30}(?:died|exited|terminated)",

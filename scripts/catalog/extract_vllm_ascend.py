@@ -23,7 +23,7 @@ MIRROR = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/vllm-project+vllm-
 
 RULES = [
     # Start-up wrappers: the engine / worker only reports that something below failed.
-    Rule("other", role="wrapper", words=r"see (?:the )?(?:root cause|stack trace|error) above|failed to start\W*$",
+    Rule("other", role="wrapper", words=r"see (?:the )?(?:root cause|stack trace|error) above|failed to start\W*$|encountered a fatal error",
          why="a start-up wrapper that points at the error above it"),
     # Device health / queries through npu-smi and the driver.
     Rule("driver_firmware_env", words=r"health status|card health|npu-smi|npu card|query npu|\bdcmi\b|\bdsmi\b|driver|firmware",
