@@ -135,6 +135,7 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-66", 0.90, 11},
                                            Corpus{"realworld-blind/batch-67", 0.58, 43},
                                            Corpus{"realworld-blind/batch-68", 0.50, 32},
+                                           Corpus{"realworld-blind/batch-69", 0.70, 32},
                                            Corpus{"realworld-blind/batch-70", 0.57, 40}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
