@@ -3,8 +3,8 @@
 #include "chunk_reader.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <cstring>
+#include <optional>
 
 #include "npu_doctor/line_info.hpp"
 #include "npu_doctor/text.hpp"
