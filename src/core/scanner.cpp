@@ -1,6 +1,7 @@
 #include "scanner.hpp"
 
 #include "chunk_reader.hpp"
+#include "lines_above.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -25,12 +26,6 @@ std::size_t find_newline(std::string_view s, std::size_t from) {
   if (from >= s.size()) return std::string_view::npos;
   const void* p = std::memchr(s.data() + from, '\n', s.size() - from);
   return p == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
-}
-
-// Where the line that ends at `end` (its newline's index, or the block's end) begins.
-std::size_t start_of_line_ending_at(std::string_view block, std::size_t end) {
-  const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
-  return nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
 }
 
 // Newlines in s. Byte counters over chunks of 16 let the compiler vectorise the loop
@@ -93,12 +88,6 @@ std::string evidence_text(std::string_view line, std::size_t begin, std::size_t 
   out += sanitize_line(seg.substr(from, max));
   if (from + max < seg.size()) out += "…";
   return out;
-}
-
-// A Python traceback's line below its first: the header, or an indented frame or source line.
-bool in_traceback_body(std::string_view line) {
-  return (!line.empty() && (line.front() == ' ' || line.front() == '\t')) ||
-         line.starts_with("Traceback (most recent call last)");
 }
 
 }  // namespace
@@ -263,8 +252,12 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // the index leaves it out of other lines' candidates. The confirmations read the same level
   // (parse_line_head below).
   LineLevel line_level = find_level(line);
-  // The exception line of a report Python printed as ignored is no failure of the run.
-  if (line_level == LineLevel::unknown && !in_traceback_body(line) && ends_ignored_exception(block, start, st)) {
+  // The exception line of a report Python printed as ignored is no failure of the run; nor
+  // is CANN's report inside a PyTorch warning whose own code the knowledge base reads as
+  // benign (lines_above.hpp).
+  if (line_level == LineLevel::unknown && !in_traceback_body(line) && ends_ignored_exception(block, start, st.tail)) {
+    line_level = LineLevel::warning;
+  } else if (line_level != LineLevel::warning && in_benign_torch_warning(line, block, start, st)) {
     line_level = LineLevel::warning;
   }
   const bool error_line = line_level == LineLevel::error;
@@ -455,33 +448,17 @@ bool Scanner::follows_frame(std::string_view block, std::size_t line_start, cons
   return is_traceback_frame(block.substr(begin, end - begin));
 }
 
-// Python prints an exception it could not raise (in a destructor, at interpreter exit, in a
-// callback) as "Exception ignored in: <function X.__del__ ...>", its traceback, then the
-// exception's line: the program went on, so that line is a warning, not a failure. Whether
-// the line starting at `line_start` ends such a report: the lines above it, up to the
-// marker, are all the traceback's (its header or indented frames and code). Read back
-// through this block and then the previous lines kept as context; a report cut by a block
-// or part boundary farther up than those is read as a plain exception.
-bool Scanner::ends_ignored_exception(std::string_view block, std::size_t line_start, const BlockState& st) const {
-  constexpr std::size_t kMaxTracebackLines = 200;
-  constexpr std::string_view kMarker = "Exception ignored ";
-  // Each line above, nearest first: true/false once the answer is known, nullopt to read on.
-  std::size_t read = 0;
-  const auto above = [&](std::string_view l) -> std::optional<bool> {
-    if (l.starts_with(kMarker)) return read > 0;  // a marker right above a line is no report
-    if (!in_traceback_body(l) || ++read >= kMaxTracebackLines) return false;
-    return std::nullopt;
-  };
-  for (std::size_t p = line_start; p > 0;) {
-    const std::size_t end = p - 1;  // the newline ending the line above
-    const std::size_t begin = start_of_line_ending_at(block, end);
-    if (const auto answer = above(strip_cr(block.substr(begin, end - begin)))) return *answer;
-    p = begin;
-  }
-  for (auto it = st.tail.rbegin(); it != st.tail.rend(); ++it) {
-    if (const auto answer = above(it->text)) return *answer;
-  }
-  return false;
+// The header's own hits decide: all below error (torch_npu's "NPU warning, error code is
+// 100037" for a second aclFinalize) make the report a warning; an error code (507035) or a
+// header no entry reads keeps the report's lines as they are.
+bool Scanner::in_benign_torch_warning(std::string_view line, std::string_view block, std::size_t line_start,
+                                      const BlockState& st) const {
+  const auto header = torch_warning_header_of(line, block, line_start, st.tail);
+  if (!header) return false;
+  const std::vector<LineHit> hits = matcher_.match_line(*header);
+  return !hits.empty() && std::all_of(hits.begin(), hits.end(), [](const LineHit& h) {
+    return h.entry != nullptr && h.entry->severity < Severity::error;
+  });
 }
 
 void Scanner::update_tail(std::string_view block, uint64_t last_complete_line, BlockState& st) const {

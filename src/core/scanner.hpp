@@ -60,7 +60,9 @@ class Scanner {
   void process_block(std::string_view block, BlockState& st, FindingCollector& out);
   // The line starting at `line_start` comes right after a traceback's frame line.
   bool follows_frame(std::string_view block, std::size_t line_start, const BlockState& st) const;
-  bool ends_ignored_exception(std::string_view block, std::size_t line_start, const BlockState& st) const;
+  // `line` is CANN's report inside a PyTorch warning whose header reads as benign.
+  bool in_benign_torch_warning(std::string_view line, std::string_view block, std::size_t line_start,
+                               const BlockState& st) const;
   void process_line(std::string_view block, std::size_t start, uint64_t line_no, BlockState& st, FindingCollector& out);
   void fill_pending(std::string_view block, BlockState& st, FindingCollector& out);
   void read_after_context(ByteStream& in, BlockState& st, FindingCollector& out);

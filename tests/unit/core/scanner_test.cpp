@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "scanner.hpp"
@@ -14,6 +15,8 @@ defaults: {layer: runtime, category: other}
 entries:
   - {id: s.boom, match: ['BOOM'], title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}], samples: {match: ['x BOOM']}}
   - {id: s.bang, match: ['BANG (?<n>\d+)'], title: {en: g, zh: g}, cause: {en: g, zh: g}, remedies: [{en: g, zh: g}], samples: {match: ['BANG 1']}}
+  - {id: s.benign-code, severity: warning, match: ['error code is 100037'], title: {en: w, zh: w}, cause: {en: w, zh: w}, remedies: [{en: w, zh: w}], samples: {match: ['error code is 100037']}}
+  - {id: s.error-code, match: ['error code is 507035'], title: {en: e, zh: e}, cause: {en: e, zh: e}, remedies: [{en: e, zh: e}], samples: {match: ['error code is 507035']}}
 )";
 
 class ScannerTest : public ::testing::Test {
@@ -117,6 +120,41 @@ TEST_F(ScannerTest, AnExceptionPythonReportsAsIgnoredIsAWarning) {
   EXPECT_EQ(severity_of("Exception ignored in: <function A.__del__>\nrun goes on\n" + traceback), Severity::error);
   // The marker alone, right above the line, is no report.
   EXPECT_EQ(severity_of("Exception ignored in: x\nAttributeError: BOOM\n"), Severity::error);
+}
+
+// torch_npu prints CANN's error-manager report inside a PyTorch warning ("[W ...] Warning:
+// NPU warning, error code is N[Error]: " ... " (function operator())"). When the knowledge
+// base reads the header's code as benign (a second aclFinalize, 100037), the report's lines
+// are warnings too; an error code in the header, a header no entry reads, a record already
+// closed or a line that is no report line between them keep the line an error. Small blocks
+// and the default ones: the header is also read back from the previous block's lines.
+TEST_F(ScannerTest, CannsReportInsideABenignTorchWarningIsAWarning) {
+  const auto report = [](const std::string& header) {
+    return "step 10 loss 1.0\n" + header +
+           "\n[Error]: Repeated deinitialization.\nEH9999: Inner Error!\n"
+           "EH9999: [PID: 1] 2025-12-14-19:00:28.262.491 BOOM[FUNC:ReportInnerError]\n"
+           "        TraceBack (most recent call last):\n (function operator())\n";
+  };
+  const auto boom_severity = [&](const std::string& text, std::size_t block) {
+    InputReport rep;
+    ScanOptions opts;
+    opts.block_size = block;
+    const auto f = scan(text, rep, opts);
+    const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.entry->id == "s.boom"; });
+    EXPECT_NE(it, f.end()) << text;
+    return it == f.end() ? Severity::info : effective_severity(*it);
+  };
+  for (const std::size_t block : {std::size_t{64}, std::size_t{1} << 20}) {
+    const std::string benign = "[W compiler_depend.ts:316] Warning: NPU warning, error code is 100037[Error]: ";
+    EXPECT_EQ(boom_severity(report(benign), block), Severity::warning) << block;
+    EXPECT_EQ(boom_severity(report("[rank1]:[W1214 19:00:28.26 compiler_depend.ts:52] Warning: NPU warning, error code is 100037[Error]: "), block),
+              Severity::warning);
+    EXPECT_EQ(boom_severity(report("[W compiler_depend.ts:316] Warning: NPU warning, error code is 507035[Error]: "), block),
+              Severity::error);
+    EXPECT_EQ(boom_severity(report("[W compiler_depend.ts:57] Warning: EZ9999: Inner Error!"), block), Severity::error);
+    EXPECT_EQ(boom_severity(report(benign + "(function f)"), block), Severity::error);
+    EXPECT_EQ(boom_severity(report(benign + "\nthe run goes on"), block), Severity::error);
+  }
 }
 
 TEST_F(ScannerTest, CrlfAndNoTrailingNewline) {

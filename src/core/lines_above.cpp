@@ -1,0 +1,81 @@
+// The multi-line reports the scanner reads back through (lines_above.hpp).
+#include "lines_above.hpp"
+
+#include <cstring>
+
+namespace npu_doctor {
+namespace {
+
+bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A line CANN's error manager writes into a report: "EH9999: Inner Error!", "EZ9999[PID: 1]",
+// "[Error]: The vector core execution is abnormal.", an indented detail or "TraceBack" line.
+bool is_error_manager_line(std::string_view line) {
+  if (line.empty()) return false;
+  if (line.front() == ' ' || line.front() == '\t') return true;
+  if (line.starts_with("[Error]:") || line.starts_with("TraceBack")) return true;
+  return line.size() >= 7 && (line[0] == 'E' || line[0] == 'W') && is_upper_or_digit(line[1]) && is_digit(line[2]) &&
+         is_digit(line[3]) && is_digit(line[4]) && is_digit(line[5]) && (line[6] == ':' || line[6] == '[');
+}
+
+// c10's warning line: "[W compiler_depend.ts:316] Warning: ..." or "[W1230 06:28:14.5 file.cpp:52] Warning: ...",
+// possibly after a rank prefix ("[rank3]:[W...").
+bool is_torch_warning_header(std::string_view line) {
+  const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 200));
+  const std::size_t warning = head.find("] Warning: ");
+  if (warning == std::string_view::npos) return false;
+  const std::size_t open = head.rfind("[W", warning);
+  return open != std::string_view::npos && open + 2 < head.size() && (head[open + 2] == ' ' || is_digit(head[open + 2]));
+}
+
+// c10 closes a warning's message with " (function NAME)".
+bool closes_torch_warning(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+  if (line.empty() || line.back() != ')') return false;
+  const std::size_t open = line.rfind("(function ");
+  return open != std::string_view::npos && (open == 0 || line[open - 1] == ' ');
+}
+
+}  // namespace
+
+std::size_t start_of_line_ending_at(std::string_view block, std::size_t end) {
+  const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
+  return nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
+}
+
+bool in_traceback_body(std::string_view line) {
+  return (!line.empty() && (line.front() == ' ' || line.front() == '\t')) ||
+         line.starts_with("Traceback (most recent call last)");
+}
+
+bool ends_ignored_exception(std::string_view block, std::size_t line_start, const std::deque<ContextLine>& tail) {
+  constexpr std::size_t kMaxTracebackLines = 200;
+  constexpr std::string_view kMarker = "Exception ignored ";
+  std::size_t read = 0;
+  return read_lines_above(block, line_start, tail, [&](std::string_view l) -> std::optional<bool> {
+    if (l.starts_with(kMarker)) return read > 0;  // a marker right above a line is no report
+    if (!in_traceback_body(l) || ++read >= kMaxTracebackLines) return false;
+    return std::nullopt;
+  });
+}
+
+std::optional<std::string_view> torch_warning_header_of(std::string_view line, std::string_view block,
+                                                        std::size_t line_start, const std::deque<ContextLine>& tail) {
+  // Reports are a few dozen lines (the error manager's TraceBack included).
+  constexpr std::size_t kMaxReportLines = 64;
+  if (!is_error_manager_line(line)) return std::nullopt;
+  std::size_t read = 0;
+  std::optional<std::string_view> header;
+  read_lines_above(block, line_start, tail, [&](std::string_view l) -> std::optional<bool> {
+    if (is_torch_warning_header(l)) {
+      if (!closes_torch_warning(l)) header = l;
+      return true;
+    }
+    if (!is_error_manager_line(l) || closes_torch_warning(l) || ++read >= kMaxReportLines) return false;
+    return std::nullopt;
+  });
+  return header;
+}
+
+}  // namespace npu_doctor
