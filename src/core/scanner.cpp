@@ -61,6 +61,22 @@ std::optional<Timestamp> first_timestamp(std::string_view block) {
   return std::nullopt;
 }
 
+// A log pasted without its newlines (a web page, a document) holds several records on one
+// line, each glued to the end of the one before: "...path....[ERROR] create ... failed". The
+// line's level is its first record's; a match after such a glued "[ERROR]" is an error. A
+// marker after a space or a colon is part of the message ("[WARNING] [ERROR] ... ERR00007":
+// a warning that quotes an error).
+LineLevel level_at(std::string_view line, LineLevel line_level, std::size_t match_begin) {
+  if (line_level == LineLevel::error || line_level == LineLevel::unknown || match_begin == 0) return line_level;
+  constexpr std::string_view kMarker = "[ERROR]";  // the match may start with it
+  const std::string_view head = line.substr(0, match_begin + kMarker.size());
+  for (std::size_t m = head.find(kMarker, 1); m != std::string_view::npos; m = head.find(kMarker, m + 1)) {
+    const char before = head[m - 1];
+    if (before != ' ' && before != '\t' && before != ':' && before != '[' && before != '(') return LineLevel::error;
+  }
+  return line_level;
+}
+
 std::string_view strip_cr(std::string_view s) {
   while (!s.empty() && s.back() == '\r') s.remove_suffix(1);
   return s;
@@ -252,6 +268,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // the index leaves it out of other lines' candidates. The confirmations read the same level
   // (parse_line_head below).
   LineLevel line_level = find_level(line);
+  const LineLevel own_level = line_level;  // before the reports below re-read it
   // The exception line of a report Python printed as ignored is no failure of the run; nor
   // is CANN's report inside a PyTorch warning whose own code the knowledge base reads as
   // benign (lines_above.hpp).
@@ -326,8 +343,9 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   parse_line_details(info_text, info);
   const bool low_level = info.level == LineLevel::info || info.level == LineLevel::debug || info.level == LineLevel::warning;
   for (const LineHit& hit : hits_) {
-    record_on_timeline(hit, line_no, line, info, low_level, st);
-    auto slot = out.record(hit, info.level);
+    const LineLevel level = own_level == info.level ? level_at(line, info.level, hit.begin) : info.level;
+    record_on_timeline(hit, line_no, line, info, low_level && level != LineLevel::error, st);
+    auto slot = out.record(hit, level);
     if (!slot) continue;
     Evidence& ev = out.evidence(*slot);
     ev.input = st.input;

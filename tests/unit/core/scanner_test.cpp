@@ -157,6 +157,24 @@ TEST_F(ScannerTest, CannsReportInsideABenignTorchWarningIsAWarning) {
   }
 }
 
+// A log pasted without its newlines glues records together: a match after an "[ERROR]"
+// marker glued to the text before it is an error although the line starts as a warning;
+// a marker after a space is part of the warning's message, and one after the match does
+// not count.
+TEST_F(ScannerTest, AMatchAfterAGluedErrorRecordIsAnError) {
+  const auto severity_of = [&](const std::string& text) {
+    InputReport rep;
+    const auto f = scan(text, rep);
+    EXPECT_EQ(f.size(), 1u) << text;
+    return f.empty() ? Severity::info : effective_severity(f[0]);
+  };
+  EXPECT_EQ(severity_of("[WARNING] Can not open the file.[ERROR] x BOOM\n"), Severity::error);
+  EXPECT_EQ(severity_of("[INFO] start.[WARNING] slow.[ERROR] BOOM here\n"), Severity::error);
+  EXPECT_EQ(severity_of("[WARNING] BOOM\n"), Severity::warning);
+  EXPECT_EQ(severity_of("[WARNING] [ERROR] 2026-01-31 ERR00007 BOOM\n"), Severity::warning);
+  EXPECT_EQ(severity_of("[WARNING] BOOM then.[ERROR] later\n"), Severity::warning);
+}
+
 TEST_F(ScannerTest, CrlfAndNoTrailingNewline) {
   InputReport rep;
   const auto f = scan("a\r\nb\r\nBOOM\r\nc", rep);
