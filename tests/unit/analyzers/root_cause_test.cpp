@@ -371,6 +371,24 @@ TEST(TaughtRanking, FeatureNotSupportIsTheDriverUnlessTheLineBesideSaysOfflineMo
   EXPECT_EQ(root_id_of(d, driver), "device.api-feature-not-supported");
 }
 
+// Taught from blind batch 74: the kernel lookup's failure beside the loader's warning that it
+// cannot open opp/vendors/config.ini is that file's permissions; without the warning it is a
+// missing kernels package, and the warning alone is no failure.
+TEST(TaughtRanking, AnUnreadableVendorsConfigIniMakesTheMissingKernelAPermissionError) {
+  testing::TempDir dir;
+  const std::string failed =
+      "[ERROR] 2026-01-01-10:00:00 Get path and read binary_info_config.json failed, please check if the opp_kernel package is installed!\n";
+  const std::string warning = "[WARNING]  Can not open file: /usr/local/Ascend/latest/opp/vendors/config.ini.\n";
+  const auto both = dir.write("both.log", "[INFO] Start get path and read binary_info_config.json.\n" + failed + warning);
+  const auto alone = dir.write("alone.log", failed);
+  const auto only_warning = dir.write("warning.log", warning);
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, both), "install.custom-opp-config-unreadable");
+  EXPECT_EQ(root_id_of(d, alone), "install.op-binary-missing");
+  EXPECT_EQ(root_id_of(d, only_warning), "none");
+}
+
 }  // namespace
 }  // namespace npu_doctor
 
