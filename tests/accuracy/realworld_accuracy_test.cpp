@@ -142,7 +142,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-73", 0.70, 19},
                                            Corpus{"realworld-blind/batch-74", 0.70, 15},
                                            Corpus{"realworld-blind/batch-75", 0.58, 30},
-                                           Corpus{"realworld-blind/batch-76", 0.53, 31}),
+                                           Corpus{"realworld-blind/batch-76", 0.53, 31},
+                                           Corpus{"realworld-blind/batch-77", 0.60, 21}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
