@@ -39,6 +39,17 @@ bool closes_torch_warning(std::string_view line) {
 
 }  // namespace
 
+std::string_view without_process_prefix(std::string_view line) {
+  // "(EngineCore_DP0 pid=336150) ", "(RayWorkerWrapper pid=134738, ip=10.0.0.1) "
+  if (line.size() < 8 || line.front() != '(') return line;
+  const std::size_t close = line.substr(0, 120).find(") ");
+  if (close == std::string_view::npos) return line;
+  const std::string_view inside = line.substr(1, close - 1);
+  const std::size_t pid = inside.find(" pid=");
+  if (pid == std::string_view::npos || pid == 0 || inside.find(' ') != pid) return line;
+  return line.substr(close + 2);
+}
+
 std::size_t start_of_line_ending_at(std::string_view block, std::size_t end) {
   const void* nl = end == 0 ? nullptr : memrchr(block.data(), '\n', end);
   return nl == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(nl) - block.data()) + 1;
@@ -51,10 +62,14 @@ bool in_traceback_body(std::string_view line) {
 
 bool ends_ignored_exception(std::string_view block, std::size_t line_start, const std::deque<ContextLine>& tail) {
   constexpr std::size_t kMaxTracebackLines = 200;
-  constexpr std::string_view kMarker = "Exception ignored ";
   std::size_t read = 0;
   return read_lines_above(block, line_start, tail, [&](std::string_view l) -> std::optional<bool> {
-    if (l.starts_with(kMarker)) return read > 0;  // a marker right above a line is no report
+    l = without_process_prefix(l);
+    // Python's marker of an exception it could not raise, and the logging module's marker
+    // of an exception raised while it wrote a record (Handler.handleError).
+    if (l.starts_with("Exception ignored ") || l.starts_with("--- Logging error ---")) {
+      return read > 0;  // a marker right above a line is no report
+    }
     if (!in_traceback_body(l) || ++read >= kMaxTracebackLines) return false;
     return std::nullopt;
   });
@@ -64,10 +79,11 @@ std::optional<std::string_view> torch_warning_header_of(std::string_view line, s
                                                         std::size_t line_start, const std::deque<ContextLine>& tail) {
   // Reports are a few dozen lines (the error manager's TraceBack included).
   constexpr std::size_t kMaxReportLines = 64;
-  if (!is_error_manager_line(line)) return std::nullopt;
+  if (!is_error_manager_line(without_process_prefix(line))) return std::nullopt;
   std::size_t read = 0;
   std::optional<std::string_view> header;
   read_lines_above(block, line_start, tail, [&](std::string_view l) -> std::optional<bool> {
+    l = without_process_prefix(l);
     if (is_torch_warning_header(l)) {
       if (!closes_torch_warning(l)) header = l;
       return true;

@@ -34,12 +34,18 @@ bool read_lines_above(std::string_view block, std::size_t line_start, const std:
   return false;
 }
 
+// The line without the process prefix vLLM's and Ray's multiprocess logging puts on every
+// line of a child ("(EngineCore_DP0 pid=336150) ", "(RayWorkerWrapper pid=1, ip=...) ").
+std::string_view without_process_prefix(std::string_view line);
+
 // A Python traceback's line below its first: the header, or an indented frame or source line.
 bool in_traceback_body(std::string_view line);
 
 // Python prints an exception it could not raise (in a destructor, at interpreter exit, in a
 // callback) as "Exception ignored in: <function X.__del__ ...>", its traceback, then the
-// exception's line: the program went on, so that line is a warning, not a failure. Whether
+// exception's line: the program went on, so that line is a warning, not a failure. So does
+// the logging module for an exception raised while it wrote a record ("--- Logging error
+// ---", then the traceback; a child's lines may carry vLLM's process prefix). Whether
 // the line starting at `line_start` ends such a report: the lines above it, up to the
 // marker, are all the traceback's (its header or indented frames and code). A report cut
 // farther up than `tail` reaches is read as a plain exception.

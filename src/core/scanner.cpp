@@ -272,7 +272,8 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   // The exception line of a report Python printed as ignored is no failure of the run; nor
   // is CANN's report inside a PyTorch warning whose own code the knowledge base reads as
   // benign (lines_above.hpp).
-  if (line_level == LineLevel::unknown && !in_traceback_body(line) && ends_ignored_exception(block, start, st.tail)) {
+  if (line_level == LineLevel::unknown && !in_traceback_body(without_process_prefix(line)) &&
+      ends_ignored_exception(block, start, st.tail)) {
     line_level = LineLevel::warning;
   } else if (line_level != LineLevel::warning && in_benign_torch_warning(line, block, start, st)) {
     line_level = LineLevel::warning;

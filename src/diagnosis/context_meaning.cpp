@@ -45,6 +45,37 @@ const Finding* recovery_of(const Finding& f, const std::vector<Finding>& finding
   return nullptr;
 }
 
+// A wrapper (Python's generic exception line, "call ... failed") on the very lines where a
+// specific finding was just read as benign (a failure a fallback overcame, an engine that
+// exited after its own shutdown) says nothing more than that finding: it is read the same
+// way. Only when every occurrence of the wrapper was kept as evidence, so all are known.
+bool read_wrappers_as_their_line(std::vector<Finding>& findings) {
+  std::map<std::pair<std::size_t, std::size_t>, const Entry*> benign_lines;
+  for (const auto& f : findings) {
+    if (f.read_from == nullptr || f.entry->severity >= Severity::error) continue;
+    for (const auto& ev : f.evidence) benign_lines[{ev.input, ev.line}] = f.entry;
+  }
+  if (benign_lines.empty()) return false;
+  bool changed = false;
+  for (auto& f : findings) {
+    if (f.entry == nullptr || f.entry->role != Role::wrapper || f.read_from != nullptr || f.evidence.empty() ||
+        f.count != f.evidence.size()) {
+      continue;
+    }
+    const Entry* meaning = nullptr;
+    for (const auto& ev : f.evidence) {
+      const auto it = benign_lines.find({ev.input, ev.line});
+      meaning = it == benign_lines.end() ? nullptr : it->second;
+      if (meaning == nullptr) break;
+    }
+    if (meaning == nullptr) continue;
+    f.read_from = f.entry;
+    f.entry = meaning;
+    changed = true;
+  }
+  return changed;
+}
+
 }  // namespace
 
 void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase& kb, std::size_t max_evidence) {
@@ -79,6 +110,7 @@ void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase&
       break;
     }
   }
+  changed = read_wrappers_as_their_line(findings) || changed;
   if (!changed) return;
   // Two findings can now be one (the meaning was also found by itself): merge them.
   std::map<std::string, std::size_t> first_of;

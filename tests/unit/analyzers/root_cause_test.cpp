@@ -371,6 +371,23 @@ TEST(TaughtRanking, FeatureNotSupportIsTheDriverUnlessTheLineBesideSaysOfflineMo
   EXPECT_EQ(root_id_of(d, driver), "device.api-feature-not-supported");
 }
 
+// Taught from blind batch 79: a failure a later line shows was overcome (vllm-ascend's custom
+// operator falling back to PyTorch) takes the generic exception wrapper of its own line with
+// it; the same exception on another line stays the root cause.
+TEST(TaughtRanking, AWrapperOnTheLineOfARecoveredFailureIsRecoveredToo) {
+  testing::TempDir dir;
+  const std::string failed =
+      "(EngineCore pid=1) RuntimeError: aclnnApplyTopKTopPCustom or aclnnApplyTopKTopPCustomGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.\n";
+  const std::string fallback =
+      "(EngineCore pid=1) 2026-08-16 13:05:54,316 - WARNING - Custom op npu_apply_top_k_top_p is unavailable (op is not registered); falling back to the pytorch implementation.\n";
+  const auto recovered = dir.write("recovered.log", failed + fallback);
+  const auto other_error = dir.write("other.log", failed + fallback + "RuntimeError: something else broke\n");
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, recovered), "none");
+  EXPECT_EQ(root_id_of(d, other_error), "python.exception");
+}
+
 // Taught from blind batch 74: the kernel lookup's failure beside the loader's warning that it
 // cannot open opp/vendors/config.ini is that file's permissions; without the warning it is a
 // missing kernels package, and the warning alone is no failure.

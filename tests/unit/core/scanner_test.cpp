@@ -115,6 +115,19 @@ TEST_F(ScannerTest, AnExceptionPythonReportsAsIgnoredIsAWarning) {
   };
   EXPECT_EQ(severity_of("start\nException ignored in: <function LLMEngine.__del__ at 0xfffd>\n" + traceback),
             Severity::warning);
+  // The logging module's report of an exception raised while it wrote a record, as a vLLM
+  // child prints it (every line with its process prefix).
+  EXPECT_EQ(severity_of("(EngineCore pid=7) --- Logging error ---\n"
+                        "(EngineCore pid=7) Traceback (most recent call last):\n"
+                        "(EngineCore pid=7)   File \"/x/logging/__init__.py\", line 1114, in emit\n"
+                        "(EngineCore pid=7)     self.flush()\n"
+                        "(EngineCore pid=7) RuntimeError: BOOM\n"),
+            Severity::warning);
+  EXPECT_EQ(severity_of("--- Logging error ---\n" + traceback), Severity::warning);
+  EXPECT_EQ(severity_of("(EngineCore pid=7) Traceback (most recent call last):\n"
+                        "(EngineCore pid=7)   File \"/x/engine.py\", line 1, in run\n"
+                        "(EngineCore pid=7) RuntimeError: BOOM\n"),
+            Severity::error);
   EXPECT_EQ(severity_of("Exception ignored while finalizing file <x>:\n" + traceback), Severity::warning);
   EXPECT_EQ(severity_of("start\n" + traceback), Severity::error);
   EXPECT_EQ(severity_of("Exception ignored in: <function A.__del__>\nrun goes on\n" + traceback), Severity::error);
