@@ -1,6 +1,7 @@
 // The multi-line reports the scanner reads back through (lines_above.hpp).
 #include "lines_above.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace npu_doctor {
