@@ -41,6 +41,10 @@ void parse_line_details(std::string_view line, LineInfo& info);
 // Python logging "WARNING 03-19 ...", "UserWarning:"...; unknown when it says none.
 LineLevel find_level(std::string_view line);
 
+// Whether a CANN message code starts at `i` of `s`: 'E' or 'W', a digit or capital letter,
+// four digits ("EZ9999", "EH9999", "W11001", "E10054").
+bool message_code_at(std::string_view s, std::size_t i);
+
 // The first time stamp in `line`, in any of the formats above.
 std::optional<Timestamp> find_timestamp(std::string_view line);
 

@@ -15,6 +15,12 @@ std::string sanitize_line(std::string_view raw);
 // At most `max_bytes` bytes of valid UTF-8 `s`, cut at a character boundary.
 std::string_view utf8_prefix(std::string_view s, std::size_t max_bytes);
 
+// `s` without the carriage returns that end it (a CRLF file read line by line).
+inline std::string_view strip_cr(std::string_view s) {
+  while (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
 // True if the first bytes of a stream look like binary data rather than text.
 bool looks_binary(std::string_view head);
 

@@ -225,21 +225,21 @@ LineLevel find_level(std::string_view line) {
   // CANN's error manager reports "EI0002: [PID: 1] ...", "EZ9999[PID: 1] ... (EZ9999): ...",
   // "[PID: 1] ... Compilation_Error(E20001): ...": an E-code is an error, a W-code a warning.
   if (const auto pid = head.find("[PID:"); pid != std::string_view::npos) {
-    auto code_at = [&](std::size_t i) {
-      return i + 6 <= head.size() && (head[i] == 'E' || head[i] == 'W') &&
-             (is_digit(head[i + 1]) || (head[i + 1] >= 'A' && head[i + 1] <= 'Z')) && is_digit(head[i + 2]) &&
-             is_digit(head[i + 3]) && is_digit(head[i + 4]) && is_digit(head[i + 5]);
-    };
     for (std::size_t i = 0; i + 6 <= head.size(); ++i) {
       const bool reported = (i + 6 == pid) || (i + 8 == pid && head.substr(i + 6, 2) == ": ") ||
                             (i > 0 && head[i - 1] == '(' && head.substr(i + 6, 2) == "):");
-      if (reported && code_at(i)) return head[i] == 'E' ? LineLevel::error : LineLevel::warning;
+      if (reported && message_code_at(head, i)) return head[i] == 'E' ? LineLevel::error : LineLevel::warning;
     }
   }
   for (std::string_view w : {"UserWarning:", "FutureWarning:", "DeprecationWarning:", "RuntimeWarning:", "Warning: "}) {
     if (head.find(w) != std::string_view::npos) return LineLevel::warning;
   }
   return LineLevel::unknown;
+}
+
+bool message_code_at(std::string_view s, std::size_t i) {
+  return i + 6 <= s.size() && (s[i] == 'E' || s[i] == 'W') && (is_digit(s[i + 1]) || (s[i + 1] >= 'A' && s[i + 1] <= 'Z')) &&
+         is_digit(s[i + 2]) && is_digit(s[i + 3]) && is_digit(s[i + 4]) && is_digit(s[i + 5]);
 }
 
 std::optional<Timestamp> find_timestamp(std::string_view line) {

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "npu_doctor/line_info.hpp"
+
 namespace npu_doctor {
 namespace {
 
-bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // A line CANN's error manager writes into a report: "EH9999: Inner Error!", "EZ9999[PID: 1]",
@@ -16,8 +17,7 @@ bool is_error_manager_line(std::string_view line) {
   if (line.empty()) return false;
   if (line.front() == ' ' || line.front() == '\t') return true;
   if (line.starts_with("[Error]:") || line.starts_with("TraceBack")) return true;
-  return line.size() >= 7 && (line[0] == 'E' || line[0] == 'W') && is_upper_or_digit(line[1]) && is_digit(line[2]) &&
-         is_digit(line[3]) && is_digit(line[4]) && is_digit(line[5]) && (line[6] == ':' || line[6] == '[');
+  return line.size() >= 7 && message_code_at(line, 0) && (line[6] == ':' || line[6] == '[');
 }
 
 // c10's warning line: "[W compiler_depend.ts:316] Warning: ..." or "[W1230 06:28:14.5 file.cpp:52] Warning: ...",

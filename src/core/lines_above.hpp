@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "npu_doctor/finding.hpp"
+#include "npu_doctor/text.hpp"
 
 namespace npu_doctor {
 
@@ -23,9 +24,7 @@ bool read_lines_above(std::string_view block, std::size_t line_start, const std:
   for (std::size_t p = line_start; p > 0;) {
     const std::size_t end = p - 1;  // the newline ending the line above
     const std::size_t begin = start_of_line_ending_at(block, end);
-    std::string_view l = block.substr(begin, end - begin);
-    while (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    if (const std::optional<bool> answer = visit(l)) return *answer;
+    if (const std::optional<bool> answer = visit(strip_cr(block.substr(begin, end - begin)))) return *answer;
     p = begin;
   }
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) {

@@ -77,11 +77,6 @@ LineLevel level_at(std::string_view line, LineLevel line_level, std::size_t matc
   return line_level;
 }
 
-std::string_view strip_cr(std::string_view s) {
-  while (!s.empty() && s.back() == '\r') s.remove_suffix(1);
-  return s;
-}
-
 // The part of `line` worth showing for a match at [begin, end): the carriage-return
 // segment holding it (progress bars rewrite one line many times), at most `max` bytes.
 std::string evidence_text(std::string_view line, std::size_t begin, std::size_t end, std::size_t max) {
