@@ -31,6 +31,9 @@ struct Evidence {
   std::vector<std::pair<std::string, std::string>> captures;
   std::vector<ContextLine> before;
   std::vector<ContextLine> after;
+  // When this line ends a Python traceback: the line of the record the traceback hangs from
+  // ("AsyncLLM output_handler failed." above "Traceback (most recent call last):"); 0: none.
+  uint64_t traceback_header_line = 0;
 };
 
 // How the word fallback classified a line no knowledge-base entry claims

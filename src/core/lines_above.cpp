@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "npu_doctor/line_info.hpp"
 
@@ -74,6 +75,41 @@ bool ends_ignored_exception(std::string_view block, std::size_t line_start, cons
     if (!in_traceback_body(l) || ++read >= kMaxTracebackLines) return false;
     return std::nullopt;
   });
+}
+
+std::size_t traceback_header_distance(std::string_view line, std::string_view block, std::size_t line_start,
+                                      const std::deque<ContextLine>& tail) {
+  constexpr std::size_t kMaxTracebackLines = 200;
+  constexpr std::string_view kTraceback = "Traceback (most recent call last):";
+  // The lines walked from the nearest up, until the "Traceback" line tells the prefix; views
+  // into the block or the tail, both alive for this call.
+  std::vector<std::string_view> walked;
+  std::string_view prefix;
+  bool traceback_seen = false;
+  std::size_t header = 0;
+  read_lines_above(block, line_start, tail, [&](std::string_view l) -> std::optional<bool> {
+    if (traceback_seen) {  // the line above the "Traceback" line: the header, under the same prefix
+      const bool heads = l.starts_with(prefix) && l.size() > prefix.size() && !in_traceback_body(l.substr(prefix.size()));
+      if (heads) header = walked.size() + 1;
+      return heads;
+    }
+    const std::size_t at = l.substr(0, 300).find(kTraceback);
+    if (at == std::string_view::npos) {
+      if (walked.size() >= kMaxTracebackLines) return false;
+      walked.push_back(l);
+      return std::nullopt;
+    }
+    prefix = l.substr(0, at);
+    const bool frames_fit = !walked.empty() && line.starts_with(prefix) && !in_traceback_body(line.substr(prefix.size())) &&
+                            std::all_of(walked.begin(), walked.end(), [&](std::string_view w) {
+      return w.starts_with(prefix) && in_traceback_body(w.substr(prefix.size()));
+    });
+    if (!frames_fit) return false;
+    walked.push_back(l);
+    traceback_seen = true;
+    return std::nullopt;
+  });
+  return header;
 }
 
 std::optional<std::string_view> torch_warning_header_of(std::string_view line, std::string_view block,

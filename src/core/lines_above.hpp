@@ -50,6 +50,15 @@ bool in_traceback_body(std::string_view line);
 // farther up than `tail` reaches is read as a plain exception.
 bool ends_ignored_exception(std::string_view block, std::size_t line_start, const std::deque<ContextLine>& tail);
 
+// A logger that writes an exception with its traceback ("AsyncLLM output_handler failed.",
+// then "Traceback (most recent call last):", frames, the exception) heads it with its own
+// message. When `line`, starting at `line_start`, ends such a traceback (every line between
+// it and the "Traceback" line is the traceback's, all under the same record prefix, e.g.
+// vLLM's "(APIServer pid=1) ERROR 08-14 03:02:46 [async_llm.py:707] "): how many lines above
+// it the heading line is. 0: no such traceback, or it reaches farther up than `tail`.
+std::size_t traceback_header_distance(std::string_view line, std::string_view block, std::size_t line_start,
+                                      const std::deque<ContextLine>& tail);
+
 // PyTorch's warnings (TORCH_WARN, and torch_npu's "NPU warning, error code is N" that appends
 // CANN's error-manager report) are one record over several lines: "[W... file:N] Warning: "
 // then the message, closed by " (function NAME)". The error-manager lines inside

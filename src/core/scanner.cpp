@@ -338,6 +338,7 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
   if (hits_.empty()) return;
   parse_line_details(info_text, info);
   const bool low_level = info.level == LineLevel::info || info.level == LineLevel::debug || info.level == LineLevel::warning;
+  std::optional<uint64_t> traceback_header;  // read once, for the first evidence kept
   for (const LineHit& hit : hits_) {
     const LineLevel level = own_level == info.level ? level_at(line, info.level, hit.begin) : info.level;
     record_on_timeline(hit, line_no, line, info, low_level && level != LineLevel::error, st);
@@ -355,6 +356,11 @@ void Scanner::process_line(std::string_view block, std::size_t start, uint64_t l
     ev.module = info.module;
     ev.captures = hit.captures;
     collect_before(block, start, line_no, st, ev.before);
+    if (!traceback_header) {
+      const std::size_t above = traceback_header_distance(line, block, start, st.tail);
+      traceback_header = above == 0 ? 0 : line_no - above;
+    }
+    ev.traceback_header_line = *traceback_header;
     const std::size_t got = collect_after(block, line_end, line_no, ev.after);
     if (got < options_.after) st.pending.push_back({*slot, options_.after - got});
   }

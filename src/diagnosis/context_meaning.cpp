@@ -47,13 +47,18 @@ const Finding* recovery_of(const Finding& f, const std::vector<Finding>& finding
 
 // A wrapper (Python's generic exception line, "call ... failed") on the very lines where a
 // specific finding was just read as benign (a failure a fallback overcame, an engine that
-// exited after its own shutdown) says nothing more than that finding: it is read the same
-// way. Only when every occurrence of the wrapper was kept as evidence, so all are known.
+// exited after its own shutdown), or heading the traceback such a line ends ("AsyncLLM
+// output_handler failed." above vLLM's EngineDeadError at shutdown), says nothing more than
+// that finding: it is read the same way. Only when every occurrence of the wrapper was kept
+// as evidence, so all are known.
 bool read_wrappers_as_their_line(std::vector<Finding>& findings) {
   std::map<std::pair<std::size_t, std::size_t>, const Entry*> benign_lines;
   for (const auto& f : findings) {
     if (f.read_from == nullptr || f.entry->severity >= Severity::error) continue;
-    for (const auto& ev : f.evidence) benign_lines[{ev.input, ev.line}] = f.entry;
+    for (const auto& ev : f.evidence) {
+      benign_lines[{ev.input, ev.line}] = f.entry;
+      if (ev.traceback_header_line != 0) benign_lines[{ev.input, ev.traceback_header_line}] = f.entry;
+    }
   }
   if (benign_lines.empty()) return false;
   bool changed = false;

@@ -388,6 +388,31 @@ TEST(TaughtRanking, AWrapperOnTheLineOfARecoveredFailureIsRecoveredToo) {
   EXPECT_EQ(root_id_of(d, other_error), "python.exception");
 }
 
+// Taught from blind batch 79: vLLM's API server logs "AsyncLLM output_handler failed." and
+// the EngineDeadError's traceback under it when a harness stops the server. The engine-dead
+// line is read as a normal exit after the shutdown lines; the heading line, a wrapper, follows
+// the exception its traceback ends with. The same heading over a traceback that ends in
+// another error, or without the shutdown, stays a failure.
+TEST(TaughtRanking, AWrapperHeadingTheTracebackOfANormalExitIsNoFailure) {
+  const std::string p = "(APIServer pid=342140) ERROR 08-14 03:02:46 [async_llm.py:707] ";
+  const std::string shutdown =
+      "(EngineCore pid=342648) INFO 08-14 03:02:46 [core.py:1219] [shutdown] EngineCore: trigger received signal=SIGTERM\n"
+      "(APIServer pid=342140) INFO 08-14 03:02:46 [core_client.py:666] [shutdown] MPClient: complete\n";
+  const auto traceback_ending = [&](const std::string& exception) {
+    return p + "AsyncLLM output_handler failed.\n" + p + "Traceback (most recent call last):\n" + p +
+           "  File \"/w/vllm/v1/engine/async_llm.py\", line 663, in output_handler\n" + p +
+           "    outputs = await engine_core.get_output_async()\n" + p + exception + "\n";
+  };
+  const std::string dead =
+      "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.";
+  testing::TempDir dir;
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, dir.write("stopped.log", shutdown + traceback_ending(dead))), "none");
+  EXPECT_NE(root_id_of(d, dir.write("crashed.log", traceback_ending(dead))), "none");
+  EXPECT_NE(root_id_of(d, dir.write("other.log", shutdown + traceback_ending("ValueError: bad shape") + p + dead + "\n")), "none");
+}
+
 // Taught from blind batch 74: the kernel lookup's failure beside the loader's warning that it
 // cannot open opp/vendors/config.ini is that file's permissions; without the warning it is a
 // missing kernels package, and the warning alone is no failure.

@@ -170,6 +170,38 @@ TEST_F(ScannerTest, CannsReportInsideABenignTorchWarningIsAWarning) {
   }
 }
 
+// A logger that writes an exception heads its traceback with its own message: the
+// exception's line knows that heading line (context_meaning.cpp reads a wrapper there as the
+// exception is read). Under one record prefix, or none; at small blocks too (the heading
+// line is read back from the previous block's lines). A prefix that changes, a line that is
+// no traceback's between, or a line that is itself a frame: no heading line.
+TEST_F(ScannerTest, AnExceptionKnowsTheLineItsTracebackHangsFrom) {
+  const auto header_of = [&](const std::string& text, std::size_t block) -> uint64_t {
+    InputReport rep;
+    ScanOptions opts;
+    opts.block_size = block;
+    const auto f = scan(text, rep, opts);
+    const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.entry->id == "s.boom"; });
+    EXPECT_NE(it, f.end()) << text;
+    return it == f.end() ? 99 : it->first().traceback_header_line;
+  };
+  const std::string p = "(APIServer pid=1) ERROR 08-14 03:02:46 [async_llm.py:707] ";
+  const std::string vllm = "start\n" + p + "AsyncLLM output_handler failed.\n" + p + "Traceback (most recent call last):\n" + p +
+                           "  File \"/x/async_llm.py\", line 663, in output_handler\n" + p + "    outputs = await get()\n" + p +
+                           "              ^^^^^^^^^\n" + p + "EngineDeadError: BOOM\n";
+  for (const std::size_t block : {std::size_t{256}, std::size_t{1} << 20}) {
+    EXPECT_EQ(header_of(vllm, block), 2u) << block;
+    EXPECT_EQ(header_of("a\nworker failed:\nTraceback (most recent call last):\n  File \"x.py\", line 1, in f\n    g()\nValueError: BOOM\n", block), 2u);
+    // A line under another prefix than the traceback's is another record.
+    EXPECT_EQ(header_of("start\n(API pid=2) INFO other\n" + vllm.substr(vllm.find(p + "Traceback")), block), 0u);
+    EXPECT_EQ(header_of(vllm.substr(0, vllm.rfind(p)) + "EngineDeadError: BOOM\n", block), 0u);
+    EXPECT_EQ(header_of("a\nTraceback (most recent call last):\n  File \"x.py\", line 1, in f\nnot a frame\nValueError: BOOM\n", block), 0u);
+    EXPECT_EQ(header_of("a\nTraceback (most recent call last):\n  File \"x.py\", line 1, in f\n    BOOM()\nValueError: x\n", block), 0u);
+    EXPECT_EQ(header_of("Traceback (most recent call last):\n  File \"x.py\", line 1, in f\nValueError: BOOM\n", block), 0u);
+    EXPECT_EQ(header_of("a\nValueError: BOOM\n", block), 0u);
+  }
+}
+
 // A log pasted without its newlines glues records together: a match after an "[ERROR]"
 // marker glued to the text before it is an error although the line starts as a warning;
 // a marker after a space is part of the warning's message, and one after the match does
