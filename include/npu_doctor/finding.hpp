@@ -44,6 +44,13 @@ struct WordGuess {
   bool confident() const { return probability >= root_threshold; }
 };
 
+// A finding the user declared expected on their systems (diagnose --expected FILE,
+// docs/expected-errors.md): shown with the user's reason, never a root cause.
+struct Expectation {
+  std::string reason;
+  std::string source;  // "FILE:LINE" of the declaration
+};
+
 struct Finding {
   const Entry* entry = nullptr;
   std::string code;
@@ -58,6 +65,8 @@ struct Finding {
   const Entry* read_from = nullptr;
   // Set for the word fallback's findings (entries `words.<category>`) only.
   std::optional<WordGuess> words;
+  // Set when the user's file of expected errors names it (severity info from then on).
+  std::optional<Expectation> expected;
 
   // Set by the root-cause analysis.
   Role effective_role = Role::cause;  // the entry's role after cause/symptom reasoning
@@ -67,7 +76,8 @@ struct Finding {
 };
 
 // The entry's severity, capped at warning when every occurrence was on a low-level line
-// (unless the entry is `any_level`) and for a word-fallback finding below its threshold.
+// (unless the entry is `any_level`) and for a word-fallback finding below its threshold;
+// info for a finding the user declared expected.
 Severity effective_severity(const Finding& f);
 
 // A finding raised by an analysis (check, mem ...) rather than matched in a log: the

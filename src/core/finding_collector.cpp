@@ -1,5 +1,6 @@
 #include "finding_collector.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace npu_doctor {
@@ -32,6 +33,7 @@ std::string finding_title(const Finding& f, Lang lang) {
 
 Severity effective_severity(const Finding& f) {
   const Severity s = f.entry->severity;
+  if (f.expected) return std::min(s, Severity::info);
   if (f.words && !f.words->confident() && s >= Severity::warning) return Severity::warning;
   if (s >= Severity::error && f.only_on_low_level_lines && !f.entry->any_level) return Severity::warning;
   return s;

@@ -15,6 +15,7 @@
 #include "core/kb_matcher.hpp"
 #include "context_meaning.hpp"
 #include "diagnosis.hpp"
+#include "expected_errors.hpp"
 #include "member_list.hpp"
 #include "npu_doctor/embedded_files.hpp"
 #include "core/scanner.hpp"
@@ -118,10 +119,12 @@ std::optional<std::size_t> cluster_root(std::vector<Finding>& findings, const st
 // and the relations one entry cannot see (what an OOM line's allocator numbers say ...).
 void conclude(std::vector<Finding>& findings, std::optional<RootCauseDecision>& root,
               std::optional<ClusterDecision>& cluster, const InputStore& inputs,
-              const MemberList& which, const KnowledgeBase& kb, const ClusterOptions& options) {
+              const MemberList& which, const KnowledgeBase& kb, const ClusterOptions& options,
+              const ExpectedErrors* expected) {
   std::size_t kept = 1;  // evidence items kept per finding (DiagnoseOptions::max_evidence)
   for (const auto& f : findings) kept = std::max(kept, f.evidence.size());
   apply_context_meanings(findings, kb, kept);
+  if (expected != nullptr) expected->mark(findings);  // after: a rule names what the finding is read as
   // Presentation order: where each finding first occurs (input, then line).
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     return std::pair(a.first().input, a.first().line) < std::pair(b.first().input, b.first().line);
@@ -384,12 +387,12 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   report.findings = all.take();
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
   if (!options.split_incidents) {
-    conclude_diagnosis(report, kb_, options.cluster);
+    conclude_diagnosis(report, kb_, options.cluster, options.expected.get());
     return report;
   }
   std::vector<Incident> split = split_incidents(report.inputs, options.incidents);
   if (split.size() <= 1) {
-    conclude_diagnosis(report, kb_, options.cluster);
+    conclude_diagnosis(report, kb_, options.cluster, options.expected.get());
     IncidentReport one;
     if (!split.empty()) one.incident = std::move(split.front());
     one.findings = report.findings;
@@ -442,7 +445,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     ir.number = k + 1;
     ir.incident = std::move(split[k]);
     ir.findings = per_incident[k].take();
-    conclude_incident(ir, report.inputs, kb_, options.cluster);
+    conclude_incident(ir, report.inputs, kb_, options.cluster, options.expected.get());
     report.incidents.push_back(std::move(ir));
   }
   std::size_t shown = report.incidents.size() - 1;
@@ -465,14 +468,15 @@ void show_incident(DiagnosisReport& report, std::size_t index) {
   report.cluster = ir.cluster;
 }
 
-void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster) {
+void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster,
+                        const ExpectedErrors* expected) {
   conclude(report.findings, report.root, report.cluster, report.inputs, MemberList::first(report.inputs.size()), kb,
-           cluster);
+           cluster, expected);
 }
 
 void conclude_incident(IncidentReport& incident, const InputStore& inputs, const KnowledgeBase& kb,
-                       const ClusterOptions& cluster) {
-  conclude(incident.findings, incident.root, incident.cluster, inputs, incident.incident.inputs, kb, cluster);
+                       const ClusterOptions& cluster, const ExpectedErrors* expected) {
+  conclude(incident.findings, incident.root, incident.cluster, inputs, incident.incident.inputs, kb, cluster, expected);
 }
 
 }  // namespace npu_doctor

@@ -18,6 +18,8 @@
 
 namespace npu_doctor {
 
+class ExpectedErrors;  // expected_errors.hpp
+
 struct DiagnoseOptions {
   std::vector<std::string> paths;  // files, directories, archives, "-" for stdin
   std::size_t before = 8;          // context lines before each evidence line
@@ -34,6 +36,9 @@ struct DiagnoseOptions {
   // atc, a cluster node's summary).
   bool split_incidents = false;
   IncidentOptions incidents;
+  // The user's expected errors (diagnose --expected): shown with their reason, never the
+  // root cause. Null: none.
+  std::shared_ptr<const ExpectedErrors> expected;
 };
 
 // One incident's verdict: its inputs and time span, its own findings (evidence.input
@@ -74,11 +79,12 @@ void show_incident(DiagnosisReport& report, std::size_t index);
 
 // The last steps of a diagnosis, once inputs and findings are gathered (by a scan, or
 // merged from node summaries): findings in order of first occurrence, the cross-rank
-// analysis, the root cause.
-void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster);
+// analysis, the root cause. Findings `expected` names are marked before the root cause is chosen.
+void conclude_diagnosis(DiagnosisReport& report, const KnowledgeBase& kb, const ClusterOptions& cluster,
+                        const ExpectedErrors* expected = nullptr);
 // The same for one incident: its findings, the cross-rank analysis of its inputs only.
 void conclude_incident(IncidentReport& incident, const InputStore& inputs, const KnowledgeBase& kb,
-                       const ClusterOptions& cluster);
+                       const ClusterOptions& cluster, const ExpectedErrors* expected = nullptr);
 
 class KbMatcher;
 class WordFallback;

@@ -62,9 +62,14 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
           << "\n\n| category | relation | role | finding | where | count |\n|---|---|---|---|---|---|\n";
       header = true;
     }
+    std::string role(to_string(f.effective_role));
+    std::string label = short_label(f, lang);
+    if (f.expected) {  // the user declared it (docs/expected-errors.md)
+      role = "expected";
+      label += " (" + ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason)) + ")";
+    }
     out << "| " << to_string(f.entry->category) << " | " << to_string(render_detail::relation_of(root, i)) << " | "
-        << to_string(f.effective_role) << " | " << cell(short_label(f, lang)) << " | `" << location(f.first()) << "` | "
-        << f.count << " |\n";
+        << role << " | " << cell(label) << " | `" << location(f.first()) << "` | " << f.count << " |\n";
   }
 }
 

@@ -11,6 +11,7 @@ target_sources(npu_doctor_diagnosis PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cluster_reason.cpp
   ${CMAKE_CURRENT_LIST_DIR}/root_cause.cpp
   ${CMAKE_CURRENT_LIST_DIR}/context_meaning.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/expected_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/causal_relations.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_log_findings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_text.cpp

@@ -130,6 +130,7 @@ void print_root(const Ctx& c, const View& v) {
 }
 
 std::string role_mark(const Finding& f, Lang lang) {
+  if (f.expected) return std::string(ui::word(Key::report_role_expected, lang));
   switch (f.effective_role) {
     case Role::symptom: return std::string(ui::word(Key::report_role_symptom, lang));
     case Role::wrapper: return std::string(ui::word(Key::report_role_wrapper, lang));
@@ -160,6 +161,7 @@ void print_section(const Ctx& c, const View& v, Relation which, Key heading) {
     const std::size_t mw = display_width(mark);
     std::string text = short_label(f, lang) + "  " + c.names.location(f.first());
     if (f.count > 1) text += "  ×" + std::to_string(f.count);
+    if (f.expected) text += "  (" + ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason)) + ")";
     if (which != Relation::context) {
       if (const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f)) {
         text += "  (" + ui::text(Key::report_waited_for, lang, fmt::arg("peer", w->peer)) + ")";

@@ -66,6 +66,11 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
       out << "<p class=\"muted\">" << html_escape(ui::word(Key::report_follows_from, lang)) << " " << html_escape(f.symptom_of)
           << "</p>\n";
     }
+    if (f.expected) {
+      out << "<p class=\"muted\">"
+          << html_escape(ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason))) << " ("
+          << html_escape(f.expected->source) << ")</p>\n";
+    }
     out << "<p>" << html_escape(f.entry->cause_text().get(lang)) << "</p>\n";
     remedies(*f.entry, lang, out);
     evidence_list(f, out);

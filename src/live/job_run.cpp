@@ -128,6 +128,7 @@ RunOutcome run_job(const RunSettings& s, const KbMatcher& matcher, const Knowled
   result.follow_mode = follower.mode();
 
   LiveSources sources(matcher, s.scan);
+  sources.set_expected(s.expected);
   Stream out{STDOUT_FILENO, sources.add_stream("(stdout)", "job stdout"), true, false, {s.keep_output_bytes, {}}};
   Stream err{STDERR_FILENO, sources.add_stream("(stderr)", "job stderr"), true, false, {s.keep_output_bytes, {}}};
   constexpr std::size_t kStreams = 2;

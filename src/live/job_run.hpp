@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,6 +34,7 @@ struct RunSettings {
   std::chrono::milliseconds linger{2000};
   IncrementalScanOptions scan;
   ClusterOptions cluster;
+  std::shared_ptr<const ExpectedErrors> expected;  // --expected: never the root cause
   std::size_t keep_output_bytes = 0;  // the last bytes of each stream kept (for a bundle)
   // The job looks hung: the diagnosis so far (with the hang finding), how long it was
   // silent, and the last lines of each of its streams ("(stdout)", lines).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "diagnosis/expected_errors.hpp"
+
 namespace npu_doctor::live {
 
 LiveSources::LiveSources(const KbMatcher& matcher, IncrementalScanOptions options)
@@ -69,7 +71,7 @@ DiagnosisReport LiveSources::report(const KnowledgeBase& kb, const ClusterOption
   r.findings = all.take();
   for (Finding& f : extra) r.findings.push_back(std::move(f));
   r.warnings = attribute_ranks(r.inputs, {});
-  conclude_diagnosis(r, kb, cluster);
+  conclude_diagnosis(r, kb, cluster, expected_.get());
   return r;
 }
 
@@ -78,6 +80,7 @@ std::vector<std::string> LiveSources::new_error_keys() {
   for (Source& s : sources_) {
     for (const Finding& f : s.scan->findings().findings()) {
       if (effective_severity(f) < Severity::error) continue;
+      if (expected_ != nullptr && expected_->match(f) != nullptr) continue;
       const std::string key = finding_key(f);
       uint64_t& seen = s.seen[key];
       if (f.count > seen) {

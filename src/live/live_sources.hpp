@@ -49,6 +49,8 @@ class LiveSources final : public FollowSink {
   std::vector<std::string> new_error_keys();
   // watch, after an incident: forget findings, and drop files that ended.
   void reset_findings();
+  // The user's expected errors (--expected): marked in reports, never a new error for watch.
+  void set_expected(std::shared_ptr<const ExpectedErrors> expected) { expected_ = std::move(expected); }
   // watch, from time to time: drop files that ended without a finding (rotated away).
   void prune_ended();
 
@@ -66,6 +68,7 @@ class LiveSources final : public FollowSink {
   std::vector<Source> sources_;
   std::map<std::size_t, std::size_t> by_id_;  // follower id -> index in sources_
   std::size_t files_opened_ = 0;
+  std::shared_ptr<const ExpectedErrors> expected_;
 };
 
 }  // namespace npu_doctor::live

@@ -32,6 +32,7 @@ WatchEnd run_watch(const WatchSettings& s, const KbMatcher& matcher, const Knowl
   FileFollower follower(s.follow);
   follower.start();
   LiveSources sources(matcher, s.scan);
+  sources.set_expected(s.expected);
   if (s.on_ready) s.on_ready(follower);
   std::size_t number = 0;
 

@@ -27,6 +27,7 @@ struct WatchSettings {
   FollowOptions follow;
   IncrementalScanOptions scan;
   ClusterOptions cluster;
+  std::shared_ptr<const ExpectedErrors> expected;  // --expected: never an incident, never the root cause
   std::chrono::milliseconds settle{1000};
   std::chrono::milliseconds max_wait{10000};
   std::chrono::milliseconds quiet_gap{600000};

@@ -62,6 +62,7 @@ json finding_json(const Finding& f, Lang lang) {
   j["context"] = {{"before", context_json(f.first().before)}, {"after", context_json(f.first().after)}};
   if (!f.symptom_of.empty()) j["symptom_of"] = f.symptom_of;
   if (f.read_from != nullptr) j["read_from"] = f.read_from->id;  // meaning from context
+  if (f.expected) j["expected"] = {{"reason", f.expected->reason}, {"declared_at", f.expected->source}};
   return j;
 }
 

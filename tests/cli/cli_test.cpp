@@ -205,6 +205,35 @@ TEST(Cli, AnUnreadableKnowledgeBaseIsNoHealthyVerdict) {
   EXPECT_EQ(r.out.find("No known error"), std::string::npos) << r.out;
 }
 
+// diagnose --expected FILE (docs/expected-errors.md): the declared error is shown with the
+// user's reason in text and JSON, the run exits 0; a broken file is a usage error naming it.
+TEST(Cli, ExpectedErrorsFileSilencesADeclaredErrorAndExplainsWhy) {
+  testing::TempDir dir;
+  const auto log = dir.write("npu-smi.log", "DCMI module initialize failed. ret is -8005\n").string();
+  const auto file = dir.write("expected.yaml",
+                              "schema: npu-doctor/expected/v1\n"
+                              "expected:\n"
+                              "  - rule: device.dcmi-*\n"
+                              "    reason: harmless on this board (vendor README)\n")
+                        .string();
+  EXPECT_EQ(run_npu_doctor({"diagnose", log}).exit_code, 1);
+  const auto text = run_npu_doctor({"diagnose", "--expected", file, log});
+  EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("expected here: harmless on this board (vendor README)"), std::string::npos) << text.out;
+  const auto js = run_npu_doctor({"diagnose", "-f", "json", "--expected", file, log});
+  EXPECT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_TRUE(j["root_cause"].is_null());
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["severity"], "info");
+  EXPECT_EQ(j["findings"][0]["expected"]["reason"], "harmless on this board (vendor README)");
+  EXPECT_EQ(j["findings"][0]["expected"]["declared_at"], file + ":3");
+  const auto broken = dir.write("broken.yaml", "schema: npu-doctor/expected/v1\nexpected:\n  - {rule: x}\n").string();
+  const auto bad = run_npu_doctor({"diagnose", "--expected", broken, log});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(broken + ":3: a declaration needs a 'reason'"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_npu_doctor({}).exit_code, 2);
   EXPECT_EQ(run_npu_doctor({"diagnose"}).exit_code, 2);

@@ -85,6 +85,27 @@ TEST_F(RunCli, ASucceedingJobGetsNoReportUnlessAsked) {
   EXPECT_TRUE(r["root_cause"].is_null());
 }
 
+// --expected (docs/expected-errors.md): a job that prints only a declared error and fails
+// for another reason gets no root cause from that line; the job's own status still counts.
+TEST_F(RunCli, ADeclaredExpectedErrorIsNoRootCause) {
+  const auto expected = dir_.write("expected.yaml",
+                                   "schema: npu-doctor/expected/v1\nexpected:\n"
+                                   "  - {rule: device.dcmi-*, reason: npu-smi prints it on this board}\n");
+  const std::string script = "echo 'DCMI module initialize failed. ret is -8005'; exit 3";
+  LiveChild plain({"run", "-f", "json", "-o", out_file("plain.json"), "--", "sh", "-c", script}, env());
+  ASSERT_EQ(plain.wait_exit(), 3) << plain.err();
+  EXPECT_FALSE(report("plain.json")["root_cause"].is_null());
+  LiveChild c({"run", "-f", "json", "-o", out_file(), "--expected", expected.string(), "--", "sh", "-c", script}, env());
+  ASSERT_EQ(c.wait_exit(), 3) << c.err();
+  const json r = report();
+  EXPECT_TRUE(r["root_cause"].is_null()) << r.dump();
+  ASSERT_FALSE(r["findings"].empty());
+  EXPECT_EQ(r["findings"][0]["expected"]["reason"], "npu-smi prints it on this board");
+  LiveChild bad({"run", "--expected", (dir_.path() / "missing.yaml").string(), "--", "true"}, env());
+  EXPECT_EQ(bad.wait_exit(), 2);
+  EXPECT_NE(bad.err().find("missing.yaml: cannot read the file"), std::string::npos) << bad.err();
+}
+
 TEST_F(RunCli, FollowsThePlogsThisRunWritesAndNotOlderContent) {
   // Before the start: an old plog with an error that must not be blamed on this run.
   // (Named by a pid that cannot be alive: the process that wrote it is long gone.)

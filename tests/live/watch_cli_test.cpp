@@ -127,6 +127,30 @@ TEST_P(WatchCli, RepeatsOfTheSameErrorAreOneIncident) {
   EXPECT_EQ(all[1]["root_cause"]["category"], "aicore_exception");
 }
 
+// --expected (docs/expected-errors.md): errors the user declared are no incident; the next
+// failure is, with the declared ones shown as expected if they are in its files.
+TEST_P(WatchCli, DeclaredExpectedErrorsAreNoIncident) {
+  const fs::path log = dir_.write("serve.log", "");
+  const auto expected = dir_.write("../expected-" + std::to_string(GetParam()) + ".yaml",
+                                   "schema: npu-doctor/expected/v1\nexpected:\n"
+                                   "  - {line: 'rtMalloc:ErrCode=207001', reason: the allocator's probe at start-up}\n");
+  auto c = start({"-f", "json", "--expected", expected.string()});
+  append(log, "[ERROR] RUNTIME(7,python):2025-03-02-12:00:00.000.000 [api_c_memory.cc:28]7 "
+              "rtMalloc:ErrCode=207001, desc=[driver error:out of memory], InnerCode=0x7020016\n");
+  append(log, read_file(fixture("aicore-plog.log")));
+  ASSERT_TRUE(c->wait_for([](const std::string& out, const std::string&) { return !incidents(out).empty(); }));
+  c->signal(SIGTERM);
+  EXPECT_EQ(c->wait_exit(), 0);
+  const auto all = incidents(c->out());
+  ASSERT_EQ(all.size(), 1u) << c->out();
+  EXPECT_EQ(all[0]["root_cause"]["category"], "aicore_exception");
+  bool marked = false;
+  for (const auto& f : all[0]["findings"]) {
+    if (f["rule"] == "acl.207001") marked = f.contains("expected") && f["severity"] == "info";
+  }
+  EXPECT_TRUE(marked) << all[0].dump();
+}
+
 TEST_P(WatchCli, ExecGetsTheIncidentOnStdinAndPrometheusTheCount) {
   const fs::path hook_out = dir_.path() / "hook" / "got.json";
   fs::create_directories(hook_out.parent_path());
