@@ -145,7 +145,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-76", 0.53, 31},
                                            Corpus{"realworld-blind/batch-77", 0.60, 21},
                                            Corpus{"realworld-blind/batch-78", 0.60, 24},
-                                           Corpus{"realworld-blind/batch-79", 0.43, 18}),
+                                           Corpus{"realworld-blind/batch-79", 0.43, 18},
+                                           Corpus{"realworld-blind/batch-80", 0.80, 36},
+                                           Corpus{"realworld-blind/batch-81", 0.76, 28}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

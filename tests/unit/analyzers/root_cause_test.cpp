@@ -431,6 +431,39 @@ TEST(TaughtRanking, AnUnreadableVendorsConfigIniMakesTheMissingKernelAPermission
   EXPECT_EQ(root_id_of(d, only_warning), "none");
 }
 
+// Taught from blind batches 80 and 81: knowledge that decides by the line beside (data in
+// kb/, these tests keep the decisions): HCCL's result 1 beside EI0015 is ranks that never
+// connected, not a parameter; GE's missing ASCEND_CACHE_PATH directory explains torch_npu's
+// 500001; aclnn's 8-dimension limit outranks its generic EZ1001.
+TEST(TaughtRankingBatch80, TheLineBesideDecidesHcclResultOneAnd500001AndEz1001) {
+  testing::TempDir dir;
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  const std::string hccl_one =
+      "RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:130 HCCL function error: "
+      "hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1\n"
+      "[ERROR] 2026-01-29-18:56:15 (PID:452, Device:4, RankID:-1) ERR02200 DIST call hccl api failed.\n";
+  const std::string ei0015 =
+      "[PID: 452] 2026-01-29-18:56:15.391.994 Ranktable_Detect_Failed(EI0015): Failed to collect cluster information of "
+      "the communicator based on rootInfo detection.\n";
+  EXPECT_EQ(root_id_of(d, dir.write("ei0015.log", hccl_one + ei0015)), "ecode.EI0015");
+  EXPECT_EQ(root_id_of(d, dir.write("alone.log", hccl_one)), "hccl.1");
+
+  const std::string precision =
+      "RuntimeError: SetPrecisionMode:../torch_npu/csrc/framework/LazyInitAclops.cpp:223 NPU function error: "
+      "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001\n";
+  const std::string cache_dir =
+      "[PID: 805333] 2026-09-28-21:49:46.040.092 Directory_Operation_Error(EC0006): Directory operation failed. Reason: "
+      "Directory /data/run/ascend_cache for environment variable ASCEND_CACHE_PATH does not exist.\n";
+  EXPECT_EQ(root_id_of(d, dir.write("cache.log", precision + cache_dir)), "install.ascend-env-directory-missing");
+  EXPECT_EQ(root_id_of(d, dir.write("precision.log", precision)), "torch-npu.precision-mode-init-500001");
+
+  EXPECT_EQ(root_id_of(d, dir.write("dims.log",
+                                    "[PID: 1] 2026-04-10-17:11:48.281.315 AclNN_Parameter_Error(EZ1001): The self tensor "
+                                    "cannot be larger than 8 dimensions.[THREAD:2]\n")),
+            "op.npu-tensor-too-many-dims");
+}
+
 }  // namespace
 }  // namespace npu_doctor
 
