@@ -62,7 +62,7 @@ bool ExpectedErrors::load(const std::string& path, std::string& error) {
 
 bool ExpectedErrors::parse(const YAML::Node& root, const std::string& path, std::string& error) {
   if (!root.IsMap() || !root["schema"] || !root["schema"].IsScalar() || root["schema"].as<std::string>() != kSchema) {
-    error = path + ": the first key must be 'schema: " + std::string(kSchema) + "'";
+    error = path + ": not a file of expected errors: it must say 'schema: " + std::string(kSchema) + "'";
     return false;
   }
   for (const auto& kv : root) {
@@ -105,7 +105,6 @@ bool ExpectedErrors::parse(const YAML::Node& root, const std::string& path, std:
           error = at(path, kv.second) + "'line' is not a valid regular expression (PCRE2): " + why;
           return false;
         }
-        x.line_text = value;
       }
     }
     if (x.expectation.reason.empty()) {

@@ -21,7 +21,6 @@ namespace npu_doctor {
 struct ExpectedError {
   std::string rule;           // a glob over rule ids ("device.dcmi-*"); empty: any rule
   std::optional<Regex> line;  // searched in every kept evidence line; nullopt: any line
-  std::string line_text;      // the regex as written, for messages
   Expectation expectation;    // the reason and where it was declared
 };
 

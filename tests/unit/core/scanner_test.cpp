@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "scanner.hpp"
 #include "support/test_support.hpp"
@@ -37,6 +38,17 @@ class ScannerTest : public ::testing::Test {
     report.path = "t.log";
     scanner.scan(in, 0, report, out);
     return out.take();
+  }
+  // The finding of s.boom when `text` is scanned in blocks of `block` bytes (nullopt: none).
+  std::optional<Finding> boom_finding(const std::string& text, std::size_t block) {
+    InputReport rep;
+    ScanOptions opts;
+    opts.block_size = block;
+    const auto f = scan(text, rep, opts);
+    const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.entry->id == "s.boom"; });
+    EXPECT_NE(it, f.end()) << text;
+    if (it == f.end()) return std::nullopt;
+    return *it;
   }
   static std::string numbered(int from, int to) {
     std::string s;
@@ -149,13 +161,8 @@ TEST_F(ScannerTest, CannsReportInsideABenignTorchWarningIsAWarning) {
            "        TraceBack (most recent call last):\n (function operator())\n";
   };
   const auto boom_severity = [&](const std::string& text, std::size_t block) {
-    InputReport rep;
-    ScanOptions opts;
-    opts.block_size = block;
-    const auto f = scan(text, rep, opts);
-    const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.entry->id == "s.boom"; });
-    EXPECT_NE(it, f.end()) << text;
-    return it == f.end() ? Severity::info : effective_severity(*it);
+    const auto boom = boom_finding(text, block);
+    return boom ? effective_severity(*boom) : Severity::info;
   };
   for (const std::size_t block : {std::size_t{64}, std::size_t{1} << 20}) {
     const std::string benign = "[W compiler_depend.ts:316] Warning: NPU warning, error code is 100037[Error]: ";
@@ -177,13 +184,8 @@ TEST_F(ScannerTest, CannsReportInsideABenignTorchWarningIsAWarning) {
 // no traceback's between, or a line that is itself a frame: no heading line.
 TEST_F(ScannerTest, AnExceptionKnowsTheLineItsTracebackHangsFrom) {
   const auto header_of = [&](const std::string& text, std::size_t block) -> uint64_t {
-    InputReport rep;
-    ScanOptions opts;
-    opts.block_size = block;
-    const auto f = scan(text, rep, opts);
-    const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.entry->id == "s.boom"; });
-    EXPECT_NE(it, f.end()) << text;
-    return it == f.end() ? 99 : it->first().traceback_header_line;
+    const auto boom = boom_finding(text, block);
+    return boom ? boom->first().traceback_header_line : 99;
   };
   const std::string p = "(APIServer pid=1) ERROR 08-14 03:02:46 [async_llm.py:707] ";
   const std::string vllm = "start\n" + p + "AsyncLLM output_handler failed.\n" + p + "Traceback (most recent call last):\n" + p +
