@@ -147,7 +147,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-78", 0.60, 24},
                                            Corpus{"realworld-blind/batch-79", 0.43, 18},
                                            Corpus{"realworld-blind/batch-80", 0.80, 36},
-                                           Corpus{"realworld-blind/batch-81", 0.76, 28}),
+                                           Corpus{"realworld-blind/batch-81", 0.76, 28},
+                                           Corpus{"realworld-blind/batch-82", 0.72, 40},
+                                           Corpus{"realworld-blind/batch-83", 0.77, 19}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
