@@ -149,7 +149,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-80", 0.80, 36},
                                            Corpus{"realworld-blind/batch-81", 0.76, 28},
                                            Corpus{"realworld-blind/batch-82", 0.72, 40},
-                                           Corpus{"realworld-blind/batch-83", 0.77, 19}),
+                                           Corpus{"realworld-blind/batch-83", 0.77, 19},
+                                           Corpus{"realworld-blind/batch-84", 0.50, 15},
+                                           Corpus{"realworld-blind/batch-85", 0.60, 5}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
