@@ -93,4 +93,12 @@ std::string finding_key(const Finding& f);
 // "Unrecognised error; its words point to memory (p = 0.82)".
 std::string finding_title(const Finding& f, Lang lang);
 
+// An entry text (title, cause, remedy) with each `{name}` whose capture the finding's first
+// occurrence has replaced by the captured value ("`{variable}` is not set" -> "`ASCEND_HOME_PATH`
+// is not set"); names it did not capture stay as written.
+std::string with_captures(std::string text, const Finding& f);
+// The entry's cause and remedies in `lang`, captures filled in.
+std::string finding_cause(const Finding& f, Lang lang);
+std::vector<std::string> finding_remedies(const Finding& f, Lang lang);
+
 }  // namespace npu_doctor

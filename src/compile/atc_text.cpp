@@ -46,11 +46,11 @@ void render_atc_text(const AtcReport& r, const RenderOptions& o, std::ostream& o
     out << "\n  " << ui::word(ui::Key::atc_command, l) << " (" << where(r.command->source) << "):\n    " << r.command->text << "\n";
   }
   for (const auto& f : r.findings) {
-    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_next_steps, l))) << ": " << f.entry->title.get(l) << "  ("
+    out << "\n" << st.bold(std::string(ui::word(ui::Key::atc_next_steps, l))) << ": " << finding_title(f, l) << "  ("
         << f.entry->id << ")\n";
-    out << "  " << f.entry->cause_text().get(l) << "\n";
+    out << "  " << finding_cause(f, l) << "\n";
     int n = 0;
-    for (const auto& rem : f.entry->remedy_texts()) out << "  " << ++n << ". " << rem.get(l) << "\n";
+    for (const auto& rem : finding_remedies(f, l)) out << "  " << ++n << ". " << rem << "\n";
   }
   if (r.fusion_switch_file) {
     out << "\n  " << ui::word(ui::Key::atc_fusion_cfg, l) << " " << r.fusion_switch_file->first << ":\n";

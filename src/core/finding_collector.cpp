@@ -21,8 +21,28 @@ Finding make_finding(const Entry& entry, Evidence evidence, std::string code) {
   return f;
 }
 
+std::string with_captures(std::string text, const Finding& f) {
+  if (f.evidence.empty() || f.first().captures.empty() || text.find('{') == std::string::npos) return text;
+  for (const auto& [name, value] : f.first().captures) {
+    if (value.empty()) continue;
+    const std::string placeholder = "{" + name + "}";
+    for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+      text.replace(at, placeholder.size(), value);
+    }
+  }
+  return text;
+}
+
+std::string finding_cause(const Finding& f, Lang lang) { return with_captures(f.entry->cause_text().get(lang), f); }
+
+std::vector<std::string> finding_remedies(const Finding& f, Lang lang) {
+  std::vector<std::string> out;
+  for (const auto& r : f.entry->remedy_texts()) out.push_back(with_captures(r.get(lang), f));
+  return out;
+}
+
 std::string finding_title(const Finding& f, Lang lang) {
-  std::string t = f.entry->title.get(lang);
+  std::string t = with_captures(f.entry->title.get(lang), f);
   if (f.words) {
     char p[16];
     std::snprintf(p, sizeof p, "%.2f", f.words->probability);

@@ -39,11 +39,12 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
     out << " · rule `" << e.id << "`\n";
     out << "- **" << ui::word(Key::report_why, lang) << "**: "
         << render_detail::reason_text(findings, root, cluster, lang, nullptr) << "\n";
-    out << "- **" << ui::word(Key::report_cause, lang) << "**: " << e.cause_text().get(lang) << "\n\n";
+    out << "- **" << ui::word(Key::report_cause, lang) << "**: " << finding_cause(f, lang) << "\n\n";
     out << "**" << ui::word(Key::report_evidence, lang) << "** (`" << location(f.first()) << "`):\n\n";
     code_block(f.first(), out);
     out << "\n**" << ui::word(Key::report_remedies, lang) << "**:\n\n";
-    for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) out << (i + 1) << ". " << e.remedy_texts()[i].get(lang) << "\n";
+    const std::vector<std::string> remedies = finding_remedies(f, lang);
+    for (std::size_t i = 0; i < remedies.size(); ++i) out << (i + 1) << ". " << remedies[i] << "\n";
   } else {
     out << (findings.empty() ? ui::word(Key::report_nothing_found, lang) : ui::word(Key::report_no_root_cause, lang)) << "\n";
   }

@@ -121,11 +121,12 @@ void print_root(const Ctx& c, const View& v) {
       print_evidence(c, x.first());
     }
   }
-  c.paragraph(ui::word(Key::report_cause, lang), e.cause_text().get(lang));
+  c.paragraph(ui::word(Key::report_cause, lang), finding_cause(f, lang));
   c.out << "  " << ui::word(Key::report_remedies, lang) << "\n";
-  for (std::size_t i = 0; i < e.remedy_texts().size(); ++i) {
+  const std::vector<std::string> remedies = finding_remedies(f, lang);
+  for (std::size_t i = 0; i < remedies.size(); ++i) {
     const std::string num = "    " + std::to_string(i + 1) + ". ";
-    c.out << num << wrap_text(e.remedy_texts()[i].get(lang), c.width(), num.size(), num.size()) << "\n";
+    c.out << num << wrap_text(remedies[i], c.width(), num.size(), num.size()) << "\n";
   }
 }
 

@@ -40,10 +40,11 @@ void evidence_list(const Finding& f, std::ostream& out) {
   }
 }
 
-void remedies(const Entry& e, Lang lang, std::ostream& out) {
-  if (e.remedy_texts().empty()) return;
+void remedies(const Finding& f, Lang lang, std::ostream& out) {
+  const std::vector<std::string> texts = finding_remedies(f, lang);
+  if (texts.empty()) return;
   out << "<ol>";
-  for (const auto& r : e.remedy_texts()) out << "<li>" << html_escape(r.get(lang)) << "</li>";
+  for (const auto& r : texts) out << "<li>" << html_escape(r) << "</li>";
   out << "</ol>\n";
 }
 
@@ -71,8 +72,8 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
           << html_escape(ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason))) << " ("
           << html_escape(f.expected->source) << ")</p>\n";
     }
-    out << "<p>" << html_escape(f.entry->cause_text().get(lang)) << "</p>\n";
-    remedies(*f.entry, lang, out);
+    out << "<p>" << html_escape(finding_cause(f, lang)) << "</p>\n";
+    remedies(f, lang, out);
     evidence_list(f, out);
     out << "</details>\n";
   }

@@ -21,7 +21,7 @@ std::string_view timeline_style();
 // html_evidence.cpp: evidence lines with their context, collapsible.
 void evidence_block(const Evidence& e, std::ostream& out);
 void evidence_list(const Finding& f, std::ostream& out);
-void remedies(const Entry& e, Lang lang, std::ostream& out);
+void remedies(const Finding& f, Lang lang, std::ostream& out);  // its captures filled in
 void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out);
 void input_problems(const DiagnosisReport& r, Lang lang, std::ostream& out);
 

@@ -36,9 +36,9 @@ void root_cause_card(const DiagnosisReport& r, Lang lang, std::ostream& out) {
   if (!f->code.empty()) out << "<span class=\"tag\">" << html_escape(f->code) << "</span> ";
   out << "<span class=\"muted\">rule " << html_escape(e.id) << "</span></p>\n";
   out << "<p><b>" << html_escape(ui::word(Key::report_why, lang)) << "</b>: " << html_escape(root_cause_reason(r, lang)) << "</p>\n";
-  out << "<p><b>" << html_escape(ui::word(Key::report_cause, lang)) << "</b>: " << html_escape(e.cause_text().get(lang)) << "</p>\n";
+  out << "<p><b>" << html_escape(ui::word(Key::report_cause, lang)) << "</b>: " << html_escape(finding_cause(*f, lang)) << "</p>\n";
   out << "<p><b>" << html_escape(ui::word(Key::report_remedies, lang)) << "</b></p>\n";
-  remedies(e, lang, out);
+  remedies(*f, lang, out);
   out << "<p><b>" << html_escape(ui::word(Key::report_evidence, lang)) << "</b>: <code>" << html_escape(location(f->first()))
       << "</code>" << (f->count > 1 ? " ×" + std::to_string(f->count) : "") << "</p>\n";
   evidence_list(*f, out);

@@ -44,9 +44,9 @@ json finding_json(const Finding& f, Lang lang) {
   j["severity"] = to_string(effective_severity(f));
   j["role"] = to_string(f.effective_role);
   j["title"] = finding_title(f, lang);
-  j["cause"] = e.cause_text().get(lang);
+  j["cause"] = finding_cause(f, lang);
   json rem = json::array();
-  for (const auto& r : e.remedy_texts()) rem.push_back(r.get(lang));
+  for (auto& r : finding_remedies(f, lang)) rem.push_back(std::move(r));
   j["remedies"] = rem;
   if (!e.references.empty()) j["references"] = e.references;
   if (f.words) {

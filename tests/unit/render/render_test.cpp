@@ -116,6 +116,32 @@ TEST(RenderText, RootCauseFirstWithEvidenceAndNumberedRemedies) {
   EXPECT_NE(coloured.str().find("\x1b["), std::string::npos);
 }
 
+// An entry's texts name what its pattern captured ("`{variable}` is not set" says which
+// variable), in every format; a name the line did not capture stays as written.
+TEST(RenderAll, EntryTextsNameWhatTheLineCaptured) {
+  testing::TempDir dir;
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  DiagnoseOptions o;
+  o.paths = {dir.write("env.log", "RuntimeError: ASCEND_TOOLKIT_HOME is not set\n").string()};
+  const auto r = d.run(o);
+  ASSERT_NE(r.root_finding(), nullptr);
+  EXPECT_EQ(r.root_finding()->entry->id, "install.cann-environment-not-sourced");
+  std::ostringstream text, json_out, md, html;
+  render_diagnosis_text(r, RenderOptions{}, text);
+  render_diagnosis_json(r, RenderOptions{}, json_out);
+  render_diagnosis_markdown(r, RenderOptions{}, md);
+  render_diagnosis_html(r, RenderOptions{}, html);
+  for (const std::string& s : {text.str(), json_out.str(), md.str(), html.str()}) {
+    EXPECT_NE(s.find("The tool needs `ASCEND_TOOLKIT_HOME`"), std::string::npos) << s.substr(0, 400);
+    EXPECT_EQ(s.find("{variable}"), std::string::npos);
+  }
+  Finding f = *r.root_finding();
+  EXPECT_EQ(with_captures("{variable} and {unknown}", f), "ASCEND_TOOLKIT_HOME and {unknown}");
+  f.evidence.front().captures.clear();
+  EXPECT_EQ(with_captures("{variable}", f), "{variable}");
+}
+
 TEST(RenderText, Chinese) {
   const auto r = diagnose("device_oom_plog.log");
   std::ostringstream out;
