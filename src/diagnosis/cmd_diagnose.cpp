@@ -7,7 +7,7 @@
 #include "cli/diagnosis_output.hpp"
 #include "cli/exit_codes.hpp"
 #include "diagnosis.hpp"
-#include "expected_errors.hpp"
+#include "cli/expected_option.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor::cli {
@@ -39,12 +39,7 @@ int run(const GlobalOptions& g, const DiagnoseArgs& a) {
   for (const auto& p : problems) print_problem(p, std::cerr);
 
   DiagnoseOptions opts;
-  std::string problem;
-  opts.expected = load_expected_errors(a.expected, problem);
-  if (!problem.empty()) {
-    std::cerr << "npu-doctor: " << msg(ui::Key::error_expected_file, fmt::arg("problem", problem)) << "\n";
-    return kUsage;
-  }
+  if (!load_expected_option(a.expected, opts.expected)) return kUsage;
   bundle::BundleInputs bundles;  // a bundle (npu-doctor bundle) is read as its logs/
   std::string bundle_error;
   auto paths = bundles.expand(a.paths, bundle_error);
@@ -118,9 +113,7 @@ void setup_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_diagnose_skew));
   cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_diagnose_world_size))
       ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--expected", args->expected, help_text(ui::Key::help_diagnose_expected))
-      ->type_name("FILE")
-      ->allow_extra_args(false);  // one file per --expected: the paths after it stay paths
+  add_expected_option(cmd, args->expected, help_text(ui::Key::help_diagnose_expected));
   cmd->footer(help_text(ui::Key::help_diagnose_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }

@@ -67,7 +67,7 @@ void incident_body(const std::vector<Finding>& findings, const std::optional<Roo
     std::string label = short_label(f, lang);
     if (f.expected) {  // the user declared it (docs/expected-errors.md)
       role = "expected";
-      label += " (" + ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason)) + ")";
+      label += " (" + render_detail::expected_note(f, lang) + ")";
     }
     out << "| " << to_string(f.entry->category) << " | " << to_string(render_detail::relation_of(root, i)) << " | "
         << role << " | " << cell(label) << " | `" << location(f.first()) << "` | " << f.count << " |\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "npu_doctor/text.hpp"
+#include "npu_doctor/ui_words.hpp"
 
 namespace npu_doctor::render_detail {
 
@@ -107,6 +108,10 @@ std::string PathNames::shorten(const std::string& path) const {
     return path.substr(common_.size());
   }
   return path;
+}
+
+std::string expected_note(const Finding& f, Lang lang) {
+  return f.expected ? ui::text(ui::Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason)) : std::string();
 }
 
 }  // namespace npu_doctor::render_detail

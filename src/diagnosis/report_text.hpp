@@ -42,6 +42,9 @@ struct PeerWait {
 std::optional<PeerWait> peer_wait(const std::vector<Finding>& findings, const InputStore& inputs,
                                   const Finding& f);
 
+// "expected here: <the user's reason>" for a finding the user declared (docs/expected-errors.md).
+std::string expected_note(const Finding& f, Lang lang);
+
 // Display paths: what distinguishes the inputs. The directory all scanned inputs share is
 // cut off ("/tmp/job/node-1/rank_3/train.log" -> "node-1/rank_3/train.log"); a single
 // input keeps its file name.

@@ -162,7 +162,7 @@ void print_section(const Ctx& c, const View& v, Relation which, Key heading) {
     const std::size_t mw = display_width(mark);
     std::string text = short_label(f, lang) + "  " + c.names.location(f.first());
     if (f.count > 1) text += "  ×" + std::to_string(f.count);
-    if (f.expected) text += "  (" + ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason)) + ")";
+    if (f.expected) text += "  (" + render_detail::expected_note(f, lang) + ")";
     if (which != Relation::context) {
       if (const auto w = render_detail::peer_wait(v.findings, c.report.inputs, f)) {
         text += "  (" + ui::text(Key::report_waited_for, lang, fmt::arg("peer", w->peer)) + ")";

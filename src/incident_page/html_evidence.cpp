@@ -68,8 +68,7 @@ void other_findings(const DiagnosisReport& r, Lang lang, std::ostream& out) {
           << "</p>\n";
     }
     if (f.expected) {
-      out << "<p class=\"muted\">"
-          << html_escape(ui::text(Key::report_expected_because, lang, fmt::arg("reason", f.expected->reason))) << " ("
+      out << "<p class=\"muted\">" << html_escape(render_detail::expected_note(f, lang)) << " ("
           << html_escape(f.expected->source) << ")</p>\n";
     }
     out << "<p>" << html_escape(finding_cause(f, lang)) << "</p>\n";

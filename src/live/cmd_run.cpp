@@ -16,7 +16,7 @@
 #include "run_findings.hpp"
 #include "run_report.hpp"
 #include "diagnosis/diagnosis.hpp"
-#include "diagnosis/expected_errors.hpp"
+#include "cli/expected_option.hpp"
 
 extern char** environ;
 
@@ -119,12 +119,7 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   }
   if (!a.output.empty() && a.output != "-" && !writable_target(a.output, "-o")) return kUsage;
   if (!a.bundle.empty() && !writable_target(a.bundle, "--bundle-on-failure")) return kUsage;
-  std::string expected_problem;
-  s.expected = load_expected_errors(a.expected, expected_problem);
-  if (!expected_problem.empty()) {
-    std::cerr << "npu-doctor: " << msg(ui::Key::error_expected_file, fmt::arg("problem", expected_problem)) << "\n";
-    return kUsage;
-  }
+  if (!load_expected_option(a.expected, s.expected)) return kUsage;
 
   auto kb = load_kb(g, std::cerr);
   std::vector<KbProblem> problems;
@@ -227,9 +222,7 @@ void setup_run(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_run_before_context));
   cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_run_after_context));
   cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_run_context));
-  cmd->add_option("--expected", args->expected, help_text(ui::Key::help_run_expected))
-      ->type_name("FILE")
-      ->allow_extra_args(false);  // one file per --expected: the paths after it stay paths
+  add_expected_option(cmd, args->expected, help_text(ui::Key::help_run_expected));
   cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_run_max_evidence))
       ->check(CLI::Range(1, 1000));
   cmd->footer(help_text(ui::Key::help_run_footer));

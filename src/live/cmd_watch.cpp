@@ -17,7 +17,7 @@
 #include "incident_output.hpp"
 #include "watcher.hpp"
 #include "diagnosis/diagnosis.hpp"
-#include "diagnosis/expected_errors.hpp"
+#include "cli/expected_option.hpp"
 #include "live/watch_prometheus.hpp"
 
 namespace npu_doctor::cli {
@@ -98,12 +98,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
   for (const auto& p : problems) print_problem(p, std::cerr);
 
   live::WatchSettings s;
-  std::string expected_problem;
-  s.expected = load_expected_errors(a.expected, expected_problem);
-  if (!expected_problem.empty()) {
-    std::cerr << "npu-doctor: " << msg(ui::Key::error_expected_file, fmt::arg("problem", expected_problem)) << "\n";
-    return kUsage;
-  }
+  if (!load_expected_option(a.expected, s.expected)) return kUsage;
   s.follow.roots = a.paths;
   s.follow.from_start = a.from_start;
   s.follow.polling = a.poll;
@@ -210,9 +205,7 @@ void setup_watch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("-B,--before-context", args->before, help_text(ui::Key::help_watch_before_context));
   cmd->add_option("-A,--after-context", args->after, help_text(ui::Key::help_watch_after_context));
   cmd->add_option("-C,--context", args->context, help_text(ui::Key::help_watch_context));
-  cmd->add_option("--expected", args->expected, help_text(ui::Key::help_watch_expected))
-      ->type_name("FILE")
-      ->allow_extra_args(false);  // one file per --expected: the paths after it stay paths
+  add_expected_option(cmd, args->expected, help_text(ui::Key::help_watch_expected));
   cmd->add_option("--max-evidence", args->max_evidence, help_text(ui::Key::help_watch_max_evidence))
       ->check(CLI::Range(1, 1000));
   cmd->footer(help_text(ui::Key::help_watch_footer));
