@@ -15,6 +15,7 @@
 #include "cli/duration_option.hpp"
 #include "cli/diagnosis_output.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/expected_option.hpp"
 #include "node_environment.hpp"
 #include "node_scan.hpp"
 #include "node_transport.hpp"
@@ -37,6 +38,7 @@ struct ClusterArgs {
   std::vector<std::string> rank_patterns;
   std::chrono::milliseconds skew{5000};
   std::optional<int> world_size;
+  std::vector<std::string> expected;  // files of expected errors, read on node 0
   HtmlReportArgs html;
 };
 
@@ -143,6 +145,11 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   const std::string host =
       a.hostname.empty() ? local_hostname() : expand_node_placeholders(a.hostname, local_hostname(), node);
   const auto timeout = a.node_timeout;
+  // Only node 0 makes the verdict, so only it reads --expected (the other nodes may not have
+  // the file). A broken file is a usage error there; the other nodes still take part in the
+  // gather, so that none of them waits for node 0 until its timeout.
+  std::shared_ptr<const ExpectedErrors> expected;
+  const bool expected_ok = node != 0 || load_expected_option(a.expected, expected);
 
   // Only node 0 shows the knowledge base's problems (a user file with a broken entry).
   std::ostringstream quiet;
@@ -169,7 +176,9 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   std::vector<std::optional<std::string>> texts;
   if (own_file.empty()) texts = transport->gather(std::move(own_json), start + timeout + kGatherGrace);
   bool everyone = true;
-  if (node == 0) {
+  if (node == 0 && !expected_ok) {
+    rc = kUsage;
+  } else if (node == 0) {
     std::vector<std::string> warnings;
     std::vector<NodeSummary> nodes =
         own_file.empty() ? read_summaries(texts, *kb, a.node_timeout, warnings) : read_summary_file(own_file, own_inputs, *kb, warnings);
@@ -184,6 +193,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
     mo.max_evidence = a.max_evidence;
     mo.cluster.skew_us = a.skew.count() * 1000;
     mo.cluster.world_size = a.world_size;
+    mo.expected = expected;
     DiagnosisReport report = merge_node_summaries(std::move(nodes), *kb, mo);
     for (auto& w : warnings) report.warnings.push_back(std::move(w));
     std::cerr << "npu-doctor: "
@@ -233,6 +243,7 @@ void setup_cluster(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_cluster_skew));
   cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_cluster_world_size))
       ->check(CLI::Range(1, 1 << 20));
+  add_expected_option(cmd, args->expected, help_text(ui::Key::help_cluster_expected));
   cmd->footer(help_text(ui::Key::help_cluster_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }

@@ -11,6 +11,7 @@
 #include "cli/duration_option.hpp"
 #include "cli/diagnosis_output.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/expected_option.hpp"
 #include "node_summary.hpp"
 #include "incident_page/html_attachment_loader.hpp"
 
@@ -24,6 +25,7 @@ struct MergeArgs {
   std::size_t max_evidence = 3;
   std::chrono::milliseconds skew{5000};
   std::optional<int> world_size;
+  std::vector<std::string> expected;  // files of expected errors
   HtmlReportArgs html;
 };
 
@@ -63,6 +65,8 @@ std::optional<std::ifstream> open_summary_file(const std::string& path, std::str
 }
 
 int run(const GlobalOptions& g, const MergeArgs& a) {
+  MergeOptions mo;
+  if (!load_expected_option(a.expected, mo.expected)) return kUsage;
   auto kb = load_kb(g, std::cerr);
   std::vector<NodeSummary> nodes;
   std::vector<std::string> warnings;
@@ -80,7 +84,6 @@ int run(const GlobalOptions& g, const MergeArgs& a) {
     std::cerr << "npu-doctor: " << msg(ui::Key::error_merge_none_readable, fmt::arg("n", a.files.size())) << "\n";
     return kUsage;
   }
-  MergeOptions mo;
   mo.max_evidence = a.max_evidence;
   mo.cluster.skew_us = a.skew.count() * 1000;
   mo.cluster.world_size = a.world_size;
@@ -108,6 +111,7 @@ void setup_merge(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_duration_option(cmd, "--skew", args->skew, help_text(ui::Key::help_merge_skew));
   cmd->add_option("--world-size", args->world_size, help_text(ui::Key::help_merge_world_size))
       ->check(CLI::Range(1, 1 << 20));
+  add_expected_option(cmd, args->expected, help_text(ui::Key::help_merge_expected));
   cmd->footer(help_text(ui::Key::help_merge_footer));
   cmd->callback([&g, &exit_code, args] { exit_code = run(g, *args); });
 }

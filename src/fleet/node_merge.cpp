@@ -120,7 +120,7 @@ DiagnosisReport merge_node_summaries(std::vector<NodeSummary> nodes, const Knowl
   }
   all.merge(std::move(environment));
   report.findings = all.take();
-  conclude_diagnosis(report, kb, options.cluster);
+  conclude_diagnosis(report, kb, options.cluster, options.expected.get());
   return report;
 }
 

@@ -5,6 +5,7 @@
 // (versions), and whether its scan finished. Compact: no log text beyond the evidence.
 #include <istream>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ bool parse_node_summary(std::istream& json, const KnowledgeBase& kb, NodeSummary
 struct MergeOptions {
   std::size_t max_evidence = 3;
   ClusterOptions cluster;
+  // The user's expected errors (cluster/merge --expected): applied where the verdict is
+  // made, on node 0, to the merged findings; the nodes' summaries do not carry them.
+  std::shared_ptr<const ExpectedErrors> expected;
 };
 
 // One cluster report from every node's summary: inputs in node order, findings merged

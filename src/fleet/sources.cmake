@@ -24,6 +24,7 @@ if(NOT NPU_DOCTOR_MPI STREQUAL "OFF")
       ${PROJECT_SOURCE_DIR}/src/cli/mpi_main.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/common.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/duration_option.cpp
+      ${PROJECT_SOURCE_DIR}/src/cli/expected_option.cpp
       ${PROJECT_SOURCE_DIR}/src/cli/diagnosis_output.cpp
       ${PROJECT_SOURCE_DIR}/src/incident_page/html_attachment_loader.cpp
       ${CMAKE_CURRENT_LIST_DIR}/cmd_cluster.cpp

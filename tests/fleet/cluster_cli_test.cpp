@@ -90,6 +90,52 @@ TEST(ClusterCli, MergeLeavesOutAFileLargerThanAnySummary) {
   EXPECT_NE(r.err.find("huge.json: larger than 4 GiB: not a node summary"), std::string::npos) << r.err;
 }
 
+// --expected (docs/expected-errors.md) on the cluster's verdict: node 0 applies the
+// declarations to the merged findings, in `cluster` and in `merge` of the summaries alike;
+// a broken file is a usage error that names it.
+TEST(ClusterCli, ExpectedErrorsAreAppliedToTheMergedVerdict) {
+  testing::TempDir dir;
+  const auto logs = dir.path() / "node-0";
+  std::filesystem::create_directories(logs);
+  { std::ofstream(logs / "npu-smi.log") << "DCMI module initialize failed. ret is -8005\n"; }
+  const auto file = dir.write("expected.yaml",
+                              "schema: npu-doctor/expected/v1\n"
+                              "expected:\n"
+                              "  - rule: device.dcmi-*\n"
+                              "    reason: harmless on this board (vendor README)\n")
+                        .string();
+  const std::string summary = (dir.path() / "summary.json").string();
+  const auto plain = run_npu_doctor({"cluster", "--logs", logs.string(), "--summary-out", summary, "-f", "json"});
+  ASSERT_EQ(plain.exit_code, 1) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out)["root_cause"].is_null());
+
+  const auto declared = run_npu_doctor({"cluster", "--logs", logs.string(), "--expected", file, "-f", "json"});
+  EXPECT_EQ(declared.exit_code, 0) << declared.err;
+  auto j = nlohmann::json::parse(declared.out);
+  EXPECT_TRUE(j["root_cause"].is_null());
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["expected"]["reason"], "harmless on this board (vendor README)");
+
+  EXPECT_EQ(run_npu_doctor({"merge", summary}).exit_code, 1);
+  const auto merged = run_npu_doctor({"merge", "--expected", file, "-f", "json", summary});
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  j = nlohmann::json::parse(merged.out);
+  EXPECT_TRUE(j["root_cause"].is_null());
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["expected"]["declared_at"], file + ":3");
+  const auto text = run_npu_doctor({"merge", "--expected", file, summary});
+  EXPECT_NE(text.out.find("expected here: harmless on this board (vendor README)"), std::string::npos) << text.out;
+
+  const auto broken = dir.write("broken.yaml", "schema: npu-doctor/expected/v1\nexpected:\n  - {rule: x}\n").string();
+  for (const std::string command : {"cluster", "merge"}) {
+    const auto bad = command == "merge" ? run_npu_doctor({"merge", "--expected", broken, summary})
+                                        : run_npu_doctor({"cluster", "--logs", logs.string(), "--expected", broken});
+    EXPECT_EQ(bad.exit_code, 2) << command;
+    EXPECT_NE(bad.err.find(broken + ":3: a declaration needs a 'reason'"), std::string::npos) << command << bad.err;
+    EXPECT_EQ(bad.out, "") << command;
+  }
+}
+
 TEST(ClusterCli, UsageErrorsAreExitTwo) {
   EXPECT_EQ(run_npu_doctor({"cluster"}).exit_code, 2);
   EXPECT_EQ(run_npu_doctor({"cluster", "--logs", "/nonexistent", "--node-timeout", "soon"}).exit_code, 2);

@@ -52,4 +52,14 @@ hung = [f for f in r["findings"] if f["rule"] == "cluster.node-unscanned"]
 assert hung and "node-2" in json.dumps(hung[0]), hung
 print("hung node reported:", hung[0]["evidence"][0]["text"])
 PY
+# A broken --expected file: node 0, the only one that reads it, reports a usage error;
+# the other ranks still hand in their summaries, so mpirun ends at once with status 2.
+printf 'schema: npu-doctor/expected/v1\nexpected:\n  - {rule: x}\n' >"$work/broken.yaml"
+rc=0
+timeout 240 "$mpirun" --oversubscribe -np 4 "$npu_doctor" cluster --logs "$work/job/node-{rank}" \
+  --hostname 'node-{rank}' -j 1 --expected "$work/broken.yaml" -o "$work/report3.txt" 2>"$work/err3" || rc=$?
+cat "$work/err3" >&2
+[ "$rc" = 2 ] || fail "exit status $rc with a broken --expected file, expected 2"
+grep -q "broken.yaml:3: a declaration needs a 'reason'" "$work/err3" || fail "the broken --expected file is not named"
+[ ! -s "$work/report3.txt" ] || fail "a report was written although --expected was broken"
 echo "mpi cluster: ok"
