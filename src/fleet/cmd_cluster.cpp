@@ -150,6 +150,7 @@ int run(const GlobalOptions& g, const ClusterArgs& a) {
   // gather, so that none of them waits for node 0 until its timeout.
   std::shared_ptr<const ExpectedErrors> expected;
   const bool expected_ok = node != 0 || load_expected_option(a.expected, expected);
+  if (!expected_ok && transport->nodes() == 1) return kUsage;  // alone: nobody waits, no scan to waste
 
   // Only node 0 shows the knowledge base's problems (a user file with a broken entry).
   std::ostringstream quiet;
