@@ -1,6 +1,6 @@
 #pragma once
-// --expected FILE for diagnose, run and watch (docs/expected-errors.md): one flag, read and
-// reported the same way by each command.
+// --expected FILE for diagnose, run, watch, cluster and merge (docs/expected-errors.md): one
+// flag, read and reported the same way by each command.
 #include <CLI/CLI.hpp>
 
 #include <memory>
