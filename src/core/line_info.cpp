@@ -167,10 +167,34 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
   return {};
 }
 
+// A warning word right after a leading date and time, in any case, as some C++ loggers write
+// their level ("2025-12-22 09:38:55.667084 warn 2469 pid[2469] [HYBM ...]", "... WARN [1-1][HYBM
+// ...]"): placed there it names the line's level, never prose. Error words are left to the
+// rules below (the scan gate's error markers are built from them).
+bool warning_after_leading_time(std::string_view head) {
+  // "YYYY-MM-DD HH:MM:SS", optionally ".ffffff" or ",fff", then one space.
+  if (head.size() < 21 || !is_digit(head[0]) || !is_digit(head[3]) || head[4] != '-' || head[7] != '-' ||
+      (head[10] != ' ' && head[10] != 'T') || head[13] != ':' || head[16] != ':' || !is_digit(head[18])) {
+    return false;
+  }
+  std::size_t i = 19;
+  if (i < head.size() && (head[i] == '.' || head[i] == ',')) {
+    ++i;
+    while (i < head.size() && is_digit(head[i])) ++i;
+  }
+  if (i >= head.size() || head[i] != ' ') return false;
+  const std::string_view rest = head.substr(i + 1);
+  for (std::string_view w : {"warn ", "WARN ", "Warn ", "warning ", "WARNING ", "Warning "}) {
+    if (rest.starts_with(w)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 LineLevel find_level(std::string_view line) {
   const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 160));
+  if (warning_after_leading_time(head)) return LineLevel::warning;
   // glog without brackets: "E0302 10:55:12.313101 12345 file.cc:12] ..." at the line start.
   if (head.size() >= 9 && std::string_view("EWIF").find(head[0]) != std::string_view::npos && is_digit(head[1]) &&
       is_digit(head[2]) && is_digit(head[3]) && is_digit(head[4]) && head[5] == ' ' && is_digit(head[6]) &&

@@ -160,7 +160,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-91", 0.69, 13},
                                            Corpus{"realworld-blind/batch-92", 0.87, 23},
                                            Corpus{"realworld-blind/batch-93", 0.64, 31},
-                                           Corpus{"realworld-blind/batch-94", 0.83, 11}),
+                                           Corpus{"realworld-blind/batch-94", 0.83, 11},
+                                           Corpus{"realworld-blind/batch-95", 0.48, 26},
+                                           Corpus{"realworld-blind/batch-96", 0.99, 3}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <random>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,9 +20,17 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// find_level before the one-pass reading of the level words (main at b176e6e).
+// A warning word after a leading date and time, read by a regular expression here.
+bool warning_after_leading_time_reference(std::string_view head) {
+  static const std::regex re(R"(^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d*)? (?:warn|WARN|Warn|warning|WARNING|Warning) )");
+  return std::regex_search(head.begin(), head.end(), re);
+}
+
+// find_level before the one-pass reading of the level words (main at b176e6e), and the
+// warning word after a leading time stamp (2026-12-06).
 LineLevel find_level_reference(std::string_view line) {
   const std::string_view head = line.substr(0, std::min<std::size_t>(line.size(), 160));
+  if (warning_after_leading_time_reference(head)) return LineLevel::warning;
   // glog without brackets: "E0302 10:55:12.313101 12345 file.cc:12] ..." at the line start.
   if (head.size() >= 9 && std::string_view("EWIF").find(head[0]) != std::string_view::npos && is_digit(head[1]) &&
       is_digit(head[2]) && is_digit(head[3]) && is_digit(head[4]) && head[5] == ' ' && is_digit(head[6]) &&
@@ -101,6 +110,23 @@ TEST(FindLevel, EveryFixtureLineGetsTheLevelTheSearchPerWordGave) {
   EXPECT_GT(decided, 5000u);
 }
 
+// memfabric's and memcache's loggers: the level follows the time stamp, in lower or upper case.
+TEST(FindLevel, AWarningWordAfterTheLeadingTimeIsTheLinesLevel) {
+  EXPECT_EQ(find_level("2025-12-22 09:38:55.667084 warn 2469 pid[2469] [HYBM dl_hcom_api.cpp:78] Failed to open "
+                       "library [libhcom.so], error: libhcom.so: cannot open shared object file"),
+            LineLevel::warning);
+  EXPECT_EQ(find_level("2026-01-21 09:28:23.879880 WARN [128411-128411][HYBM dl_hcom_api.cpp:147 LoadLibrary] Failed "
+                       "to call dlsym to load ubs_hcom_reg_seg, error/lib/libhcom.so: undefined symbol"),
+            LineLevel::warning);
+  EXPECT_EQ(find_level("2026-01-19 15:22:57.315918 ERROR [2954379-2954379][SMEM smem_trans_entry.cpp:186 MallocDram] "
+                       "malloc failed"),
+            LineLevel::error);
+  // Not right after a leading time: prose, which has no level.
+  EXPECT_EQ(find_level("we warn 2025-12-22 09:38:55 users that the kernel failed"), LineLevel::unknown);
+  EXPECT_EQ(find_level("2025-12-22 warn this is not a time stamp"), LineLevel::unknown);
+  EXPECT_EQ(find_level("2025-12-22 09:38:55 the operator will warn later"), LineLevel::unknown);
+}
+
 TEST(FindLevel, BuiltLinesGetTheLevelTheSearchPerWordGave) {
   // Pieces that make the rules differ: each level word, the characters before a bare word
   // that let it stand or not, glog's and CANN's forms, and filler that pushes a word past
@@ -110,7 +136,8 @@ TEST(FindLevel, BuiltLinesGetTheLevelTheSearchPerWordGave) {
       "[EVENT]", "ERROR ", "WARNING ", "INFO ", "DEBUG ", "| ERROR", "| WARNING", "| INFO", "- ERROR -",
       "- WARNING -", "- INFO -", "x", " ", ")", "]", "-", "|", "[", "E", "W", "I", "D", "ERR", "WARN", "[W ",
       "[E1", "E0302 10:", "[PID: 1]", "EZ9999", "(E20001):", "UserWarning:", "Warning: ", "0123456789",
-      "a long stretch of ordinary words without any level at all in it ",
+      "a long stretch of ordinary words without any level at all in it ", "2025-12-22 09:38:55.667084 ",
+      "2026-01-21 09:28:23 ", "warn ", "WARN ", "Warning ", "1",
   };
   std::mt19937 rng(17);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1), count(1, 12);
