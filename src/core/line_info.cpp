@@ -173,9 +173,12 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
 // rules below (the scan gate's error markers are built from them).
 bool warning_after_leading_time(std::string_view head) {
   // "YYYY-MM-DD HH:MM:SS", optionally ".ffffff" or ",fff", then one space.
-  if (head.size() < 21 || !is_digit(head[0]) || !is_digit(head[3]) || head[4] != '-' || head[7] != '-' ||
-      (head[10] != ' ' && head[10] != 'T') || head[13] != ':' || head[16] != ':' || !is_digit(head[18])) {
+  if (head.size() < 21 || head[4] != '-' || head[7] != '-' || (head[10] != ' ' && head[10] != 'T') ||
+      head[13] != ':' || head[16] != ':') {
     return false;
+  }
+  for (const std::size_t d : {0U, 1U, 2U, 3U, 5U, 6U, 8U, 9U, 11U, 12U, 14U, 15U, 17U, 18U}) {
+    if (!is_digit(head[d])) return false;
   }
   std::size_t i = 19;
   if (i < head.size() && (head[i] == '.' || head[i] == ',')) {
