@@ -77,8 +77,8 @@ std::optional<std::size_t> time_of_day(std::string_view s, std::size_t i, int64_
   return j;
 }
 
-// YYYY-MM-DD[-T ]hh:mm:ss... or YYYY/MM/DD hh:mm:ss...
-std::optional<Timestamp> full_date_at(std::string_view s, std::size_t i) {
+// YYYY-MM-DD[-T ]hh:mm:ss... or YYYY/MM/DD hh:mm:ss... at s[i]: its end, and its time in `micros`.
+std::optional<std::size_t> full_date_end(std::string_view s, std::size_t i, int64_t& micros) {
   auto y = digits(s, i, 4);
   if (!y || i + 10 >= s.size()) return std::nullopt;
   const char sep = s[i + 4];
@@ -88,8 +88,13 @@ std::optional<Timestamp> full_date_at(std::string_view s, std::size_t i) {
   if (!mo || !d || !valid_date(*mo, *d) || *y < 1990 || *y > 2200) return std::nullopt;
   const char t = s[i + 10];
   if (t != '-' && t != ' ' && t != 'T') return std::nullopt;
-  int64_t micros = days_from_civil(*y, *mo, *d) * 86400LL * 1000000LL;
-  auto end = time_of_day(s, i + 11, micros);
+  micros = days_from_civil(*y, *mo, *d) * 86400LL * 1000000LL;
+  return time_of_day(s, i + 11, micros);
+}
+
+std::optional<Timestamp> full_date_at(std::string_view s, std::size_t i) {
+  int64_t micros = 0;
+  const auto end = full_date_end(s, i, micros);
   if (!end) return std::nullopt;
   return Timestamp{micros, true, std::string(s.substr(i, *end - i))};
 }
@@ -170,23 +175,16 @@ std::string plog_module(std::string_view line, std::optional<long>& pid) {
 // A warning word right after a leading date and time, in any case, as some C++ loggers write
 // their level ("2025-12-22 09:38:55.667084 warn 2469 pid[2469] [HYBM ...]", "... WARN [1-1][HYBM
 // ...]"): placed there it names the line's level, never prose. Error words are left to the
-// rules below (the scan gate's error markers are built from them).
+// rules below (the scan gate's error markers are built from them). The date is read as
+// find_timestamp reads one, in the form those loggers write: dashes, a space or T before the
+// time, a fraction after '.' or ','.
 bool warning_after_leading_time(std::string_view head) {
-  // "YYYY-MM-DD HH:MM:SS", optionally ".ffffff" or ",fff", then one space.
-  if (head.size() < 21 || head[4] != '-' || head[7] != '-' || (head[10] != ' ' && head[10] != 'T') ||
-      head[13] != ':' || head[16] != ':') {
+  int64_t micros = 0;
+  const auto end = full_date_end(head, 0, micros);
+  if (!end || *end >= head.size() || head[*end] != ' ' || head[4] != '-' || head[10] == '-' || head[19] == ':') {
     return false;
   }
-  for (const std::size_t d : {0U, 1U, 2U, 3U, 5U, 6U, 8U, 9U, 11U, 12U, 14U, 15U, 17U, 18U}) {
-    if (!is_digit(head[d])) return false;
-  }
-  std::size_t i = 19;
-  if (i < head.size() && (head[i] == '.' || head[i] == ',')) {
-    ++i;
-    while (i < head.size() && is_digit(head[i])) ++i;
-  }
-  if (i >= head.size() || head[i] != ' ') return false;
-  const std::string_view rest = head.substr(i + 1);
+  const std::string_view rest = head.substr(*end + 1);
   for (std::string_view w : {"warn ", "WARN ", "Warn ", "warning ", "WARNING ", "Warning "}) {
     if (rest.starts_with(w)) return true;
   }

@@ -20,9 +20,12 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// A warning word after a leading date and time, read by a regular expression here.
+// A warning word after a leading date and time, read by a regular expression here: a year
+// 1990-2200, a valid month, day and time of day, a fraction (plog's ".mmm.uuu" too).
 bool warning_after_leading_time_reference(std::string_view head) {
-  static const std::regex re(R"(^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d*)? (?:warn|WARN|Warn|warning|WARNING|Warning) )");
+  static const std::regex re(
+      R"(^(?:199\d|20\d\d|21\d\d|2200)-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ T](?:[01]\d|2[0-3]):[0-5]\d:)"
+      R"((?:[0-5]\d|60)(?:[.,](?:\d{3}\.\d{3}|\d+)\d*)? (?:warn|WARN|Warn|warning|WARNING|Warning) )");
   return std::regex_search(head.begin(), head.end(), re);
 }
 
