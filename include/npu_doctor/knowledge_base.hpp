@@ -99,6 +99,9 @@ struct Entry {
   std::vector<Category> symptom_of;       // a symptom when a cause of these categories is present
   std::vector<std::string> explains;      // entry ids this hint or cause explains
   std::vector<std::string> recovers;      // entry ids whose failure this later line shows was overcome
+  // A test runner's summary that the run it ends passed ("[  PASSED  ] 150 tests."): the
+  // failures before it in its input were the tests' own, expected ones (context_meaning.cpp).
+  bool passes_run = false;
   int priority = 0;                       // tie-break among equally specific findings
   bool any_level = false;                 // keep the severity on INFO/WARNING lines too
   bool matches_logs = true;               // false: raised by an analysis (check, mem...) by id

@@ -283,7 +283,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
-                "category", "layer", "severity", "role", "symptom_of", "explains", "recovers", "priority", "any_level", "matches_logs", "match",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "recovers", "passes_run", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
                 "format_style", "level", "raised_as", "context", "context_signal"},
                "an entry");
@@ -386,6 +386,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
     }
   }
   if (n["any_level"].IsDefined()) e.any_level = n["any_level"].as<bool>(false);
+  if (n["passes_run"].IsDefined()) e.passes_run = n["passes_run"].as<bool>(false);
   e.matches_logs = d.matches_logs;
   if (n["matches_logs"].IsDefined()) e.matches_logs = n["matches_logs"].as<bool>(true);
   bool ignore_case = d.ignore_case;
@@ -791,6 +792,9 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     // The failures it recovers are read as it: it must never be a root cause itself.
     if (!e.recovers.empty() && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
       problems.push_back({e.source.file, e.source.line, "an entry that recovers others must be a hint of severity info or warning", true});
+    }
+    if (e.passes_run && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
+      problems.push_back({e.source.file, e.source.line, "an entry that passes_run must be a hint of severity info or warning", true});
     }
   }
   for (auto& e : entries) {

@@ -1,7 +1,7 @@
-// Meaning from context (kb-schema.md, `context:` and `recovers:`): a finding whose first
-// occurrence has a neighbouring line that one of its entry's context rules names is read as
-// the entry the rule means; a failure that a later line of its input shows was overcome is
-// read as that line's entry. Done before the root cause is chosen, so the cause reasoning,
+// Meaning from context (kb-schema.md, `context:`, `recovers:` and `passes_run:`): a finding
+// whose first occurrence has a neighbouring line that one of its entry's context rules names
+// is read as the entry the rule means; a failure that a later line of its input shows was
+// overcome, or was a passing test run's own, is read as that line's entry. Done before the root cause is chosen, so the cause reasoning,
 // the category and the texts are the contextual meaning's.
 #include "context_meaning.hpp"
 
@@ -45,6 +45,37 @@ const Finding* recovery_of(const Finding& f, const std::vector<Finding>& finding
   return nullptr;
 }
 
+// The entry of the test runner's summary (`passes_run`) that says the run holding `f` passed,
+// or nullptr. `f` is then a test's own, expected failure (a negative test printing the error
+// it provokes, under gtest's "[       OK ]"): every occurrence of it is known and lies in one
+// input before that input's last passing summary, and no failure at error level follows the
+// summary there (gtest lists its failed tests after the "[  PASSED  ] N tests." count; a crash
+// after the tests is a failure of the run).
+const Entry* passing_run_of(const Finding& f, const std::vector<Finding>& findings) {
+  if (f.entry->passes_run || f.count != f.evidence.size() || effective_severity(f) < Severity::error) return nullptr;
+  const std::size_t input = f.first().input;
+  const Entry* summary = nullptr;
+  std::size_t summary_line = 0;
+  for (const auto& r : findings) {
+    if (r.entry == nullptr || !r.entry->passes_run) continue;
+    if (const std::size_t last = last_line_in(r, input); last > summary_line) {
+      summary = r.entry;
+      summary_line = last;
+    }
+  }
+  if (summary == nullptr) return nullptr;
+  const auto before_summary = [&](const Evidence& ev) { return ev.input == input && ev.line < summary_line; };
+  if (!std::all_of(f.evidence.begin(), f.evidence.end(), before_summary)) return nullptr;
+  for (const auto& g : findings) {
+    if (g.entry == nullptr || g.entry->passes_run || effective_severity(g) < Severity::error) continue;
+    const bool in_input = std::any_of(g.evidence.begin(), g.evidence.end(), [&](const Evidence& ev) { return ev.input == input; });
+    if (!in_input) continue;
+    // Occurrences not kept could lie after the summary.
+    if (g.count != g.evidence.size() || last_line_in(g, input) > summary_line) return nullptr;
+  }
+  return summary;
+}
+
 // A wrapper (Python's generic exception line, "call ... failed") on the very lines where a
 // specific finding was just read as benign (a failure a fallback overcame, an engine that
 // exited after its own shutdown), or heading the traceback such a line ends ("AsyncLLM
@@ -85,19 +116,24 @@ bool read_wrappers_as_their_line(std::vector<Finding>& findings) {
 
 void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase& kb, std::size_t max_evidence) {
   bool changed = false;
-  // A failure a later line shows was overcome is read as that line's entry (a hint: never a
-  // root cause), so a run that fell back and went on keeps no false root cause. Decided for
+  // A failure a later line shows was overcome, or a passing test run shows was a test's own,
+  // is read as that line's entry (a hint: never a root cause), so a run that fell back and
+  // went on, or whose tests passed, keeps no false root cause. Decided for
   // every finding before any is re-read, so a re-read failure never stands as a recovery.
   std::vector<const Entry*> recovered_as(findings.size(), nullptr);
+  const bool a_run_passed =
+      std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.entry != nullptr && f.entry->passes_run; });
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     if (f.entry == nullptr || f.evidence.empty()) continue;
     if (const Finding* r = recovery_of(f, findings)) recovered_as[i] = r->entry;
+    else if (const Entry* summary = a_run_passed ? passing_run_of(f, findings) : nullptr) recovered_as[i] = summary;
   }
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (recovered_as[i] == nullptr) continue;
     findings[i].read_from = findings[i].entry;
     findings[i].entry = recovered_as[i];
+    findings[i].words.reset();  // a word guess read as the hint is the hint, not a guess
     changed = true;
   }
   for (auto& f : findings) {

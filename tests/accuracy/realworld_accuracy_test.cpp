@@ -162,7 +162,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-93", 0.64, 31},
                                            Corpus{"realworld-blind/batch-94", 0.83, 11},
                                            Corpus{"realworld-blind/batch-95", 0.48, 26},
-                                           Corpus{"realworld-blind/batch-96", 0.99, 3}),
+                                           Corpus{"realworld-blind/batch-96", 0.99, 3},
+                                           Corpus{"realworld-blind/batch-97", 0.60, 38},
+                                           Corpus{"realworld-blind/batch-98", 0.66, 29}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

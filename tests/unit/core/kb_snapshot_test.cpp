@@ -27,6 +27,9 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.severity, b.severity);
     EXPECT_EQ(a.symptom_of, b.symptom_of);
     EXPECT_EQ(a.priority, b.priority);
+    EXPECT_EQ(a.any_level, b.any_level);
+    EXPECT_EQ(a.passes_run, b.passes_run);
+    EXPECT_EQ(a.recovers, b.recovers);
     EXPECT_EQ(a.title.zh, b.title.zh);
     EXPECT_EQ(a.remedies.size(), b.remedies.size());
     EXPECT_EQ(a.patterns.size(), b.patterns.size());
@@ -51,6 +54,11 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
   ASSERT_NE(tiling, nullptr);
   ASSERT_FALSE(tiling->context.empty());
   EXPECT_EQ(tiling->context[0].near.regex, unsupported->context_signal[0].regex);
+  // Both flags of the word they share survive (kb_snapshot.cpp).
+  const Entry* passed = again->find_id("testrun.gtest-passed");
+  ASSERT_NE(passed, nullptr);
+  EXPECT_TRUE(passed->passes_run);
+  EXPECT_FALSE(passed->any_level);
   const Entry* seed = again->find_id("seed.hccl-error-timeout");
   ASSERT_NE(seed, nullptr);
   EXPECT_EQ(seed->ranges.at(0).lo, 200000);
