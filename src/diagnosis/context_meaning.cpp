@@ -1,8 +1,9 @@
 // Meaning from context (kb-schema.md, `context:`, `recovers:` and `passes_run:`): a finding
 // whose first occurrence has a neighbouring line that one of its entry's context rules names
 // is read as the entry the rule means; a failure that a later line of its input shows was
-// overcome, or was a passing test run's own, is read as that line's entry. Done before the root cause is chosen, so the cause reasoning,
-// the category and the texts are the contextual meaning's.
+// overcome, or was a passing test run's own, is read as that line's entry. Done before the
+// root cause is chosen, so the cause reasoning, the category and the texts are the contextual
+// meaning's.
 #include "context_meaning.hpp"
 
 #include <algorithm>
@@ -118,8 +119,8 @@ void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase&
   bool changed = false;
   // A failure a later line shows was overcome, or a passing test run shows was a test's own,
   // is read as that line's entry (a hint: never a root cause), so a run that fell back and
-  // went on, or whose tests passed, keeps no false root cause. Decided for
-  // every finding before any is re-read, so a re-read failure never stands as a recovery.
+  // went on, or whose tests passed, keeps no false root cause. Decided for every finding
+  // before any is re-read, so a re-read failure never stands as a recovery.
   std::vector<const Entry*> recovered_as(findings.size(), nullptr);
   const bool a_run_passed =
       std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.entry != nullptr && f.entry->passes_run; });
