@@ -789,11 +789,13 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     };
     known_ids(e.explains, "explains");
     known_ids(e.recovers, "recovers");
-    // The failures it recovers are read as it: it must never be a root cause itself.
-    if (!e.recovers.empty() && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
+    // The failures it recovers, or the ones before a passing run's summary, are read as it: it
+    // must never be a root cause itself.
+    const bool benign_hint = e.role == Role::hint && e.severity < Severity::error;
+    if (!e.recovers.empty() && !benign_hint) {
       problems.push_back({e.source.file, e.source.line, "an entry that recovers others must be a hint of severity info or warning", true});
     }
-    if (e.passes_run && (e.role != Role::hint || e.severity == Severity::error || e.severity == Severity::critical)) {
+    if (e.passes_run && !benign_hint) {
       problems.push_back({e.source.file, e.source.line, "an entry that passes_run must be a hint of severity info or warning", true});
     }
   }

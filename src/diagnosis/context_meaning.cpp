@@ -46,35 +46,46 @@ const Finding* recovery_of(const Finding& f, const std::vector<Finding>& finding
   return nullptr;
 }
 
-// The entry of the test runner's summary (`passes_run`) that says the run holding `f` passed,
-// or nullptr. `f` is then a test's own, expected failure (a negative test printing the error
-// it provokes, under gtest's "[       OK ]"): every occurrence of it is known and lies in one
-// input before that input's last passing summary, and no failure at error level follows the
-// summary there (gtest lists its failed tests after the "[  PASSED  ] N tests." count; a crash
-// after the tests is a failure of the run).
-const Entry* passing_run_of(const Finding& f, const std::vector<Finding>& findings) {
-  if (f.entry->passes_run || f.count != f.evidence.size() || effective_severity(f) < Severity::error) return nullptr;
-  const std::size_t input = f.first().input;
-  const Entry* summary = nullptr;
-  std::size_t summary_line = 0;
+// A test runner's passing summary (`passes_run`) and the line it is on.
+struct PassingSummary {
+  const Entry* entry = nullptr;
+  std::size_t line = 0;
+};
+
+// Per input, its last passing summary, when no failure at error level follows it there and
+// every such failure's occurrences are known (gtest lists its failed tests after the
+// "[  PASSED  ] N tests." count; a crash after the tests is a failure of the run). Empty
+// when no run passed. Computed once: every failure of an input is judged against it.
+std::map<std::size_t, PassingSummary> passing_summaries(const std::vector<Finding>& findings) {
+  std::map<std::size_t, PassingSummary> by_input;
   for (const auto& r : findings) {
     if (r.entry == nullptr || !r.entry->passes_run) continue;
-    if (const std::size_t last = last_line_in(r, input); last > summary_line) {
-      summary = r.entry;
-      summary_line = last;
+    for (const auto& ev : r.evidence) {
+      PassingSummary& s = by_input[ev.input];
+      if (ev.line > s.line) s = {r.entry, ev.line};
     }
   }
-  if (summary == nullptr) return nullptr;
-  const auto before_summary = [&](const Evidence& ev) { return ev.input == input && ev.line < summary_line; };
-  if (!std::all_of(f.evidence.begin(), f.evidence.end(), before_summary)) return nullptr;
   for (const auto& g : findings) {
+    if (by_input.empty()) break;
     if (g.entry == nullptr || g.entry->passes_run || effective_severity(g) < Severity::error) continue;
-    const bool in_input = std::any_of(g.evidence.begin(), g.evidence.end(), [&](const Evidence& ev) { return ev.input == input; });
-    if (!in_input) continue;
-    // Occurrences not kept could lie after the summary.
-    if (g.count != g.evidence.size() || last_line_in(g, input) > summary_line) return nullptr;
+    for (const auto& ev : g.evidence) {
+      const auto it = by_input.find(ev.input);
+      // Occurrences not kept could lie after the summary.
+      if (it != by_input.end() && (g.count != g.evidence.size() || ev.line > it->second.line)) by_input.erase(it);
+    }
   }
-  return summary;
+  return by_input;
+}
+
+// The summary's entry when `f` is a passing test run's own, expected failure (a negative test
+// printing the error it provokes, under gtest's "[       OK ]"): every occurrence of it is
+// known and lies in one input before that input's passing summary. Else nullptr.
+const Entry* passing_run_of(const Finding& f, const std::map<std::size_t, PassingSummary>& summaries) {
+  if (f.entry->passes_run || f.count != f.evidence.size() || effective_severity(f) < Severity::error) return nullptr;
+  const auto it = summaries.find(f.first().input);
+  if (it == summaries.end()) return nullptr;
+  const auto before_summary = [&](const Evidence& ev) { return ev.input == it->first && ev.line < it->second.line; };
+  return std::all_of(f.evidence.begin(), f.evidence.end(), before_summary) ? it->second.entry : nullptr;
 }
 
 // A wrapper (Python's generic exception line, "call ... failed") on the very lines where a
@@ -122,13 +133,12 @@ void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase&
   // went on, or whose tests passed, keeps no false root cause. Decided for every finding
   // before any is re-read, so a re-read failure never stands as a recovery.
   std::vector<const Entry*> recovered_as(findings.size(), nullptr);
-  const bool a_run_passed =
-      std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.entry != nullptr && f.entry->passes_run; });
+  const auto summaries = passing_summaries(findings);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     if (f.entry == nullptr || f.evidence.empty()) continue;
     if (const Finding* r = recovery_of(f, findings)) recovered_as[i] = r->entry;
-    else if (const Entry* summary = a_run_passed ? passing_run_of(f, findings) : nullptr) recovered_as[i] = summary;
+    else if (const Entry* summary = passing_run_of(f, summaries)) recovered_as[i] = summary;
   }
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (recovered_as[i] == nullptr) continue;
