@@ -17,6 +17,8 @@
 #   RUNS                        timed runs per fast tool (default 10)
 #   SEED_RUNS                   runs of the seed script (default 2)
 #   NO_HYPERFINE=1              time with a date +%s.%N loop even if hyperfine is installed
+# Run as `sh bench/...` too: the rest is bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -13,6 +13,8 @@
 # NPU_DOCTOR_GENLOG (the shared genlog.py; default ../shared/tools/genlog.py if it exists),
 # NPU_DOCTOR_KB_DIR (default kb/),
 # RUNS (default 3), KB_GROWTH_FULL=0 to leave out the whole catalogue.
+# Run as `sh bench/...` too: the rest is bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")

@@ -17,6 +17,8 @@
 # RSS_ONLY (an extended regex: only the rss rows whose command matches, e.g. 'diagnose -f json|mem';
 # `merge` reads the summary of the `cluster` row and `diagnose BUNDLE` the bundle of the
 # second `bundle` row, so select those with them).
+# Run as `sh bench/...` too: the rest is bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")

@@ -186,4 +186,13 @@ void apply_context_meanings(std::vector<Finding>& findings, const KnowledgeBase&
   findings = std::move(merged);
 }
 
+void trim_context(std::vector<Finding>& findings, std::size_t before, std::size_t after) {
+  for (auto& f : findings) {
+    for (auto& ev : f.evidence) {
+      if (ev.before.size() > before) ev.before.erase(ev.before.begin(), ev.before.end() - static_cast<std::ptrdiff_t>(before));
+      if (ev.after.size() > after) ev.after.erase(ev.after.begin() + static_cast<std::ptrdiff_t>(after), ev.after.end());
+    }
+  }
+}
+
 }  // namespace npu_doctor

@@ -238,6 +238,13 @@ class ItemBases {
   int64_t extra_ = 0;
 };
 
+// The report as -B/-A asked to show it: the scan kept at least the context the rules read.
+DiagnosisReport shown_context(DiagnosisReport report, const DiagnoseOptions& options) {
+  trim_context(report.findings, options.before, options.after);
+  for (auto& ir : report.incidents) trim_context(ir.findings, options.before, options.after);
+  return report;
+}
+
 }  // namespace
 
 DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
@@ -247,8 +254,10 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   Enumeration inputs = enumerate_inputs(options.paths);
 
   ScanOptions scan;
-  scan.before = options.before;
-  scan.after = options.after;
+  // The context rules read their lines whatever -B/-A asked; the report is cut to the
+  // request at the end (shown_context).
+  scan.before = std::max(options.before, kContextRuleBefore);
+  scan.after = std::max(options.after, kContextRuleAfter);
   scan.max_evidence = std::max<std::size_t>(1, options.max_evidence);
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
 
@@ -388,7 +397,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
   report.warnings = attribute_ranks(report.inputs, options.rank_patterns);
   if (!options.split_incidents) {
     conclude_diagnosis(report, kb_, options.cluster, options.expected.get());
-    return report;
+    return shown_context(std::move(report), options);
   }
   std::vector<Incident> split = split_incidents(report.inputs, options.incidents);
   if (split.size() <= 1) {
@@ -399,7 +408,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     one.root = report.root;
     one.cluster = report.cluster;
     if (!one.incident.inputs.empty()) report.incidents.push_back(std::move(one));
-    return report;
+    return shown_context(std::move(report), options);
   }
 
   // Pass 2, only when the inputs hold several runs: each incident's findings of its own
@@ -456,7 +465,7 @@ DiagnosisReport Diagnoser::run(const DiagnoseOptions& options) const {
     }
   }
   show_incident(report, shown);
-  return report;
+  return shown_context(std::move(report), options);
 }
 
 void show_incident(DiagnosisReport& report, std::size_t index) {

@@ -133,7 +133,7 @@ int run(const GlobalOptions& g, const RunArgs& a) {
   s.poll_interval = a.poll_interval;
   s.kill_on_hang = a.kill_on_hang;
   s.kill_grace = a.kill_grace;
-  s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
+  s.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
   s.scan.tail_lines = a.tail;
   if (!a.bundle.empty()) s.keep_output_bytes = 8u << 20;
   const RenderOptions to_stderr = stderr_render_options(g);

@@ -111,7 +111,7 @@ int run(const GlobalOptions& g, const WatchArgs& a) {
     const fs::path p = fs::weakly_canonical(path, e);
     return p != own && p.string() != own.string() + ".tmp." + std::to_string(getpid());
   };
-  s.scan.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
+  s.scan = live::live_scan_options(a.context.value_or(a.before), a.context.value_or(a.after), a.max_evidence);
   s.settle = a.settle;
   s.max_wait = std::max(std::chrono::milliseconds(10000), 5 * a.settle);
   s.quiet_gap = a.quiet_gap;

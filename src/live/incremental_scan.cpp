@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/line_assembler.hpp"
+#include "diagnosis/context_meaning.hpp"
 #include "npu_doctor/text.hpp"
 
 namespace npu_doctor::live {
@@ -39,13 +40,15 @@ std::string_view visible_part(std::string_view line) {
 
 }  // namespace
 
-ScanOptions live_scan_options(std::size_t before, std::size_t after, std::size_t max_evidence) {
-  ScanOptions o;
-  o.before = before;
-  o.after = after;
-  o.max_evidence = std::max<std::size_t>(1, max_evidence);
-  o.block_size = 1u << 20;
-  o.read_ahead = false;
+IncrementalScanOptions live_scan_options(std::size_t before, std::size_t after, std::size_t max_evidence) {
+  IncrementalScanOptions o;
+  o.scan.before = std::max(before, kContextRuleBefore);
+  o.scan.after = std::max(after, kContextRuleAfter);
+  o.scan.max_evidence = std::max<std::size_t>(1, max_evidence);
+  o.scan.block_size = 1u << 20;
+  o.scan.read_ahead = false;
+  o.shown_before = before;
+  o.shown_after = after;
   return o;
 }
 

@@ -29,10 +29,14 @@ struct IncrementalScanOptions {
   std::size_t segment_bytes = 256u << 10;  // feed() scans once this many bytes wait
   std::size_t max_pending = 4u << 20;      // a line longer than this is scanned in pieces
   std::size_t tail_lines = 10;             // last lines kept for a hang report
+  // The context lines a report shows (-B/-A); `scan` keeps at least the context rules' lines.
+  std::size_t shown_before = 8;
+  std::size_t shown_after = 4;
 };
 
-// The scan options live scanning uses: blocks of 1 MiB, no read-ahead thread.
-ScanOptions live_scan_options(std::size_t before, std::size_t after, std::size_t max_evidence);
+// The options live scanning uses: blocks of 1 MiB, no read-ahead thread, `before`/`after`
+// context lines shown (kept: at least the context rules' own, kContextRuleBefore/After).
+IncrementalScanOptions live_scan_options(std::size_t before, std::size_t after, std::size_t max_evidence);
 
 class SourceScan {
  public:

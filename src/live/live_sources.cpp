@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "diagnosis/context_meaning.hpp"
 #include "diagnosis/expected_errors.hpp"
 
 namespace npu_doctor::live {
@@ -72,6 +73,7 @@ DiagnosisReport LiveSources::report(const KnowledgeBase& kb, const ClusterOption
   for (Finding& f : extra) r.findings.push_back(std::move(f));
   r.warnings = attribute_ranks(r.inputs, {});
   conclude_diagnosis(r, kb, cluster, expected_.get());
+  trim_context(r.findings, options_.shown_before, options_.shown_after);
   return r;
 }
 

@@ -99,6 +99,30 @@ TEST(Cli, ContextFlags) {
   EXPECT_LE(j["findings"][0]["context"]["after"].size(), 1u);
 }
 
+// The context rules read the lines around a finding whatever -B/-A asked: an aclnn parameter
+// error whose operator check four lines above names a dtype is the dtype not supported, also
+// when the user asks for no context lines at all (which the report then shows).
+TEST(Cli, FewerContextLinesShownNeverChangeTheDiagnosis) {
+  const std::string log = fixture("logs/aclnn_dtype_check_before_param_error.log");
+  for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{{}, {"-C", "0"}, {"-B", "0", "-A", "0"}, {"-B", "1"}}) {
+    std::vector<std::string> args{"diagnose", "-f", "json"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back(log);
+    const auto r = run_npu_doctor(args);
+    const std::string shown = flags.empty() ? "defaults" : flags[0] + " " + flags[1];
+    ASSERT_EQ(r.exit_code, 1) << shown << "\n" << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["root_cause"]["category"], "compile_op_unsupported") << shown;
+    const std::size_t before = flags.empty() ? 8 : flags[0] == "-B" && flags[1] == "1" ? 1 : 0;
+    for (const auto& f : j["findings"]) {
+      EXPECT_LE(f["context"]["before"].size(), before) << shown;
+      if (!flags.empty() && flags[1] == "0") {
+        EXPECT_TRUE(f["context"]["after"].empty()) << shown;
+      }
+    }
+  }
+}
+
 TEST(Cli, ExplainKnownAndUnknown) {
   auto r = run_npu_doctor({"explain", "600001"});
   EXPECT_EQ(r.exit_code, 0);

@@ -110,7 +110,7 @@ class IncrementalScan : public ::testing::Test {
     kb_ = testing::kb_from_yaml({kKb}, problems);
     matcher_ = KbMatcher::build(kb_, problems);
     ASSERT_TRUE(problems.empty());
-    options_.scan = live_scan_options(8, 4, 3);
+    options_ = live_scan_options(8, 4, 3);
     options_.segment_bytes = 64;  // segments end everywhere
   }
   KnowledgeBase kb_;

@@ -110,6 +110,20 @@ TEST_P(WatchCli, RotationAndTruncationEachBringTheirOwnIncident) {
   EXPECT_EQ(all[2]["root_cause"]["evidence"]["line"], 1) << "the truncated file's lines start again at 1";
 }
 
+// -C 0 shows no context lines, but the context rules still read theirs: the aclnn parameter
+// error below a dtype check is the dtype not supported (as diagnose reads it).
+TEST_P(WatchCli, NoContextLinesShownStillReadsMeaningFromContext) {
+  auto c = start({"-f", "json", "--until-root-cause", "-C", "0"});
+  dir_.write("op.log", read_file(testing::fixtures_dir() + "/logs/aclnn_dtype_check_before_param_error.log"));
+  ASSERT_EQ(c->wait_exit(), 1) << c->err();
+  const auto all = incidents(c->out());
+  ASSERT_EQ(all.size(), 1u) << c->out();
+  EXPECT_EQ(all[0]["root_cause"]["category"], "compile_op_unsupported") << c->out();
+  for (const auto& f : all[0]["findings"]) {
+    EXPECT_TRUE(f["context"]["before"].empty() && f["context"]["after"].empty()) << f.dump();
+  }
+}
+
 TEST_P(WatchCli, RepeatsOfTheSameErrorAreOneIncident) {
   const fs::path log = dir_.write("serve.log", "");
   auto c = start({"-f", "json"});
