@@ -217,7 +217,33 @@ def too_generic(fmt, style="printf"):
     # Words that only join the parts of a message ("{}but got {}"): they say nothing of which.
     if words and {w.lower() for w in words} <= CONNECTIVE_WORDS:
         return True
+    if is_python_own_message(fmt, style):
+        return True
     return not words or (len(words) == 1 and longest < 10)
+
+
+# The interpreter's own exception texts with their names as placeholders: a component that
+# raises one of these with its own arguments prints what Python prints for every program, so
+# its entry would claim any user's AttributeError ("{} has no attribute '{}'" from
+# Triton-Ascend named a model adapter's missing method a compiler error). "." marks a
+# placeholder; quotes around it are optional.
+PYTHON_OWN_MESSAGES = [re.compile(r"(?:type |module )?(?:\. )?(?:object )?(?:\. )?has no attribute \.\.?"),
+                       re.compile(r"(?:local variable|name) \. (?:referenced before assignment|is not defined)"),
+                       re.compile(r"\. object is not (?:callable|iterable|subscriptable)"),
+                       re.compile(r"no module named \."),
+                       re.compile(r"(?:list |tuple |string )?index out of range"),
+                       re.compile(r"\.(?:\(\))? got an unexpected keyword argument \."),
+                       re.compile(r"\.(?:\(\))? missing \. required (?:positional |keyword-only )?arguments?:? \.")]
+
+
+def is_python_own_message(fmt, style="printf"):
+    """True when a format is only one of Python's own exception texts (PYTHON_OWN_MESSAGES)."""
+    text = ""
+    for lit, _ in L.pieces(fmt.split("\n")[0], style):
+        text += "\0" if lit is None else lit
+    text = re.sub(r"\s+", " ", text.strip().rstrip(".").strip()).lower()
+    text = re.sub("['\"`]?\0['\"`]?", ".", text)
+    return any(p.fullmatch(text) for p in PYTHON_OWN_MESSAGES)
 
 
 CONNECTIVE_WORDS = {"but", "got", "and", "the", "with", "for", "not", "was", "are", "is", "than", "expected", "instead"}

@@ -456,6 +456,27 @@ TEST(TaughtRanking, ErrorsOfAPassingGoogleTestRunAreTheTestsOwn) {
   EXPECT_NE(root_id_of(d, dir.write("failing.log", failing)), "none");
 }
 
+// Taught from blind batch 99: an AttributeError on an object of plain Python code is the code's
+// own bug (python.object-lacks-attribute, other), not a component's message that happens to be
+// worded as Python words it (a catalogue format "{} has no attribute '{}'" named it a compiler
+// error); a module's missing attribute stays a version mismatch, and a multiprocessing
+// manager's shutdown noise stays no failure.
+TEST(TaughtRanking, PythonsOwnAttributeErrorIsTheCodesBugNotAComponentsMessage) {
+  testing::TempDir dir;
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  const auto root_of_line = [&](const std::string& name, const std::string& line) {
+    return root_id_of(d, dir.write(name, "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n" + line + "\n"));
+  };
+  EXPECT_EQ(root_of_line("a.log", "AttributeError: ... has no attribute 'get_hidden_dim'"), "python.object-lacks-attribute");
+  EXPECT_EQ(root_of_line("b.log", "AttributeError: 'MXWeightPerBlockMinmax' object has no attribute 'weight'"),
+            "python.object-lacks-attribute");
+  EXPECT_EQ(root_of_line("c.log", "AttributeError: module 'torch_npu' has no attribute 'npu_rotary_mul'"),
+            "install.module-has-no-attribute");
+  EXPECT_NE(root_of_line("d.log", "AttributeError: 'ForkAwareLocal' object has no attribute 'connection'"),
+            "python.object-lacks-attribute");
+}
+
 // Taught from blind batch 79: vLLM's API server logs "AsyncLLM output_handler failed." and
 // the EngineDeadError's traceback under it when a harness stops the server. The engine-dead
 // line is read as a normal exit after the shutdown lines; the heading line, a wrapper, follows
