@@ -166,7 +166,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-97", 0.60, 38},
                                            Corpus{"realworld-blind/batch-98", 0.66, 29},
                                            Corpus{"realworld-blind/batch-99", 0.74, 39},
-                                           Corpus{"realworld-blind/batch-100", 0.66, 29}),
+                                           Corpus{"realworld-blind/batch-100", 0.66, 29},
+                                           Corpus{"realworld-blind/batch-101", 0.72, 36},
+                                           Corpus{"realworld-blind/batch-102", 0.44, 26}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
