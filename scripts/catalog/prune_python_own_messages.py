@@ -19,34 +19,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog_rules as R  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENTRY = re.compile(r"^  - id: ", re.M)
+ENTRY_START = re.compile(r"^(?=  - id: )", re.M)  # each entry's block of the generated file
+ENTRY_ID = re.compile(r"  - id: (\S+)")
 
 
 def prune(path):
     text = open(path, encoding="utf-8").read()
-    starts = [m.start() for m in ENTRY.finditer(text)]
-    if not starts:
+    refused = {e["id"]: e["format"] for e in yaml.safe_load(text).get("entries") or []
+               if isinstance(e.get("format"), str) and R.is_python_own_message(e["format"], e.get("format_style", "printf"))}
+    if not refused:
         return 0
-    kept, removed = [text[:starts[0]]], 0
-    for i, a in enumerate(starts):
-        b = starts[i + 1] if i + 1 < len(starts) else len(text)
-        block = text[a:b]
-        # The last entry's block may run into what follows the list: only the entry is parsed.
-        entry = yaml.safe_load(block.replace("  - ", "- ", 1).replace("\n    ", "\n  "))
-        entry = entry[0] if isinstance(entry, list) else None
-        fmt = entry.get("format") if isinstance(entry, dict) else None
-        if isinstance(fmt, str) and R.is_python_own_message(fmt, entry.get("format_style", "printf")):
-            print(f"{os.path.relpath(path, ROOT)}: removed {entry['id']}: {fmt!r}")
-            removed += 1
-            continue
-        kept.append(block)
-    if removed:
-        out = "".join(kept)
-        out, n = re.subn(r"(\n    too_generic: )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + removed), out, count=1)
-        if n == 0:
-            out = re.sub(r"(\n  skipped:\n)", r"\1    too_generic: %d\n" % removed, out, count=1)
-        open(path, "w", encoding="utf-8").write(out)
-    return removed
+    blocks = ENTRY_START.split(text)  # the header, then one block per entry
+    kept = [b for b in blocks if not (m := ENTRY_ID.match(b)) or m[1] not in refused]
+    for ident, fmt in refused.items():
+        print(f"{os.path.relpath(path, ROOT)}: removed {ident}: {fmt!r}")
+    out = "".join(kept)
+    out, n = re.subn(r"(\n    too_generic: )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + len(refused)), out, count=1)
+    if n == 0:
+        out = re.sub(r"(\n  skipped:\n)", r"\1    too_generic: %d\n" % len(refused), out, count=1)
+    open(path, "w", encoding="utf-8").write(out)
+    return len(refused)
 
 
 def main():
