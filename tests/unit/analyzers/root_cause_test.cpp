@@ -456,6 +456,26 @@ TEST(TaughtRanking, ErrorsOfAPassingGoogleTestRunAreTheTestsOwn) {
   EXPECT_NE(root_id_of(d, dir.write("failing.log", failing)), "none");
 }
 
+// Taught from blind batch 105: Python's unittest prints "Ran N tests in Xs", then OK or FAILED
+// (...). A callback error the framework reports and ignores, printed by a test that checks just
+// that, is the test's own when the run ends OK; the FAILED line after the count is a failure,
+// so the same output with it keeps a root cause.
+TEST(TaughtRanking, ErrorsOfAPassingUnittestRunAreTheTestsOwn) {
+  const std::string tests =
+      "test_add_done_callback_error_is_ignored (__main__.TestFuture) ... [E226 11:44:38.999984481 "
+      "pybind_utils.h:209] Got the following error when running the callback: TypeError: raise_error() "
+      "takes 1 positional argument but 2 were given\n"
+      "ok\n"
+      "----------------------------------------------------------------------\n"
+      "Ran 22 tests in 6.038s\n"
+      "\n";
+  testing::TempDir dir;
+  std::vector<KbProblem> problems;
+  Diagnoser d(testing::builtin_kb(), problems);
+  EXPECT_EQ(root_id_of(d, dir.write("passed.log", tests + "OK\n")), "none");
+  EXPECT_NE(root_id_of(d, dir.write("failed.log", tests + "FAILED (errors=1)\n")), "none");
+}
+
 // Taught from blind batch 99: an AttributeError on an object of plain Python code is the code's
 // own bug (python.object-lacks-attribute, other), not a component's message that happens to be
 // worded as Python words it (a catalogue format "{} has no attribute '{}'" named it a compiler
