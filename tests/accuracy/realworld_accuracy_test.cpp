@@ -172,7 +172,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-103", 0.74, 32},
                                            Corpus{"realworld-blind/batch-104", 0.73, 19},
                                            Corpus{"realworld-blind/batch-105", 0.44, 40},
-                                           Corpus{"realworld-blind/batch-106", 0.64, 23}),
+                                           Corpus{"realworld-blind/batch-106", 0.64, 23},
+                                           Corpus{"realworld-blind/batch-107", 0.44, 29},
+                                           Corpus{"realworld-blind/batch-108", 0.72, 15}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
