@@ -241,7 +241,10 @@ bool pinned_reference(std::string_view url) {
 }
 
 // The pattern of a catalogue entry: its format, behind the exception class names it is
-// raised as ("ValueError: ..."), as the traceback's last line prints it.
+// raised as ("ValueError: ..."), as the traceback's last line prints it. A ValueError or an
+// AssertionError raised in a pydantic validator (vLLM's and vLLM-Ascend's configuration
+// classes) reaches the log inside pydantic's ValidationError as "  Value error, <message>
+// [type=value_error, ...]" or "  Assertion failed, <message> [type=assertion_error, ...]".
 std::optional<MatchPattern> pattern_from_format(FileReader& r, const YAML::Node& n, const std::string& format,
                                                 FormatStyle style, const std::vector<std::string>& raised_as) {
   std::string err;
@@ -263,8 +266,11 @@ std::optional<MatchPattern> pattern_from_format(FileReader& r, const YAML::Node&
         if (c == '.') p.regex += '\\';
         p.regex += c;
       }
+      p.regex += ": ";
+      if (raised_as[i] == "ValueError") p.regex += "|Value error, ";
+      if (raised_as[i] == "AssertionError") p.regex += "|Assertion failed, ";
     }
-    p.regex += "): ";
+    p.regex += ")";
     if (fp->leading_placeholder) p.regex += ".*?";
   }
   p.regex += fp->regex;

@@ -101,6 +101,10 @@ TEST(KbCatalogue, ErrorLevelEntriesNeedAnErrorLevelLine) {
   EXPECT_EQ(ids(*m, "[rank0]: ValueError: Unsupported dtype bf16 for npu"), (std::vector<std::string>{"src-x.py"}));
   EXPECT_EQ(ids(*m, "TypeError: Unsupported dtype x for y"), (std::vector<std::string>{"src-x.py"}));
   EXPECT_TRUE(ids(*m, "Unsupported dtype bf16 for npu").empty());
+  // A ValueError raised in a pydantic validator, as pydantic's ValidationError prints it.
+  EXPECT_EQ(ids(*m, "  Value error, Unsupported dtype bf16 for npu [type=value_error, input_value=ArgsKwargs(())]"),
+            (std::vector<std::string>{"src-x.py"}));
+  EXPECT_TRUE(ids(*m, "  Assertion failed, Unsupported dtype bf16 for npu [type=assertion_error]").empty());
 }
 
 TEST(KbCatalogue, OneCatalogueHitPerLineAndNoneWhereCuratedKnowledgeClaimsIt) {
