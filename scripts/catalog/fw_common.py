@@ -18,6 +18,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog_lib as L  # noqa: E402
+import catalog_rules as R  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CATEGORIES = ("memory", "resource", "communication", "rank_config", "compile_op_unsupported", "compile_shape",
@@ -198,7 +199,11 @@ def build(comp, records, rules, report=True, generic=None):
     too_generic = set()
     for r in records:
         regex, _ = L.pattern_of(r.fmt, r.style)
-        if regex is None or not L.is_recognisable(r.fmt, r.style) or generic(r.fmt, r.style):
+        # Python's own exception texts ("{} object has no attribute {}") are too generic for every
+        # component, whatever words `generic` allows (prune_python_own_messages.py removed them
+        # from the files generated before this rule).
+        if (regex is None or not L.is_recognisable(r.fmt, r.style) or generic(r.fmt, r.style)
+                or R.is_python_own_message(r.fmt, r.style)):
             too_generic.add((r.fmt, r.style))
             continue
         by_key.setdefault((r.fmt, r.style), []).append(r)
