@@ -107,6 +107,33 @@ TEST(KbCatalogue, ErrorLevelEntriesNeedAnErrorLevelLine) {
   EXPECT_TRUE(ids(*m, "  Assertion failed, Unsupported dtype bf16 for npu [type=assertion_error]").empty());
 }
 
+TEST(KbCatalogue, AnAssertionRaisedInAPydanticValidatorReadsAsPydanticPrintsIt) {
+  const char* yaml = R"(schema: npu-doctor/kb/v1
+family: src-y
+description: test catalogue
+source: {component: Y, repo: example/y, commit: 0123456789abcdef0123456789abcdef01234567, formats_found: 1}
+defaults: {origin: source, layer: framework, category: other}
+entries:
+  - id: src-y.sizes
+    format: 'capture sizes {} hold no multiple of tp_size {}'
+    format_style: python
+    raised_as: [AssertionError]
+    title: {en: sizes, zh: sizes}
+    references: ['https://github.com/example/y/blob/0123456789abcdef0123456789abcdef01234567/c.py#L1']
+    samples: {match: ['AssertionError: capture sizes [3, 6] hold no multiple of tp_size 8']}
+)";
+  std::vector<KbProblem> problems;
+  const KnowledgeBase kb = testing::kb_from_yaml({yaml}, problems);
+  for (const auto& p : problems) ADD_FAILURE() << p.file << ":" << p.line << " " << p.message;
+  auto m = KbMatcher::build(kb, problems);
+  EXPECT_EQ(ids(*m, "AssertionError: capture sizes [3, 6] hold no multiple of tp_size 8"),
+            (std::vector<std::string>{"src-y.sizes"}));
+  EXPECT_EQ(ids(*m, "  Assertion failed, capture sizes [3, 6] hold no multiple of tp_size 8 [type=assertion_error]"),
+            (std::vector<std::string>{"src-y.sizes"}));
+  // Pydantic's form of a ValueError is not an AssertionError's.
+  EXPECT_TRUE(ids(*m, "  Value error, capture sizes [3, 6] hold no multiple of tp_size 8 [type=value_error]").empty());
+}
+
 TEST(KbCatalogue, OneCatalogueHitPerLineAndNoneWhereCuratedKnowledgeClaimsIt) {
   std::vector<KbProblem> problems;
   const KnowledgeBase kb = testing::kb_from_yaml({kCatalogue}, problems);
