@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/temp_files.hpp"
+#include "diagnosis/render.hpp"
 #include "npu_doctor/probe.hpp"
 #include "render/terminal_style.hpp"
 #include "npu_doctor/ui_words.hpp"
