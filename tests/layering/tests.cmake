@@ -22,3 +22,13 @@ npu_doctor_layering_test(TheEngineMayNotIncludeAFeature core core_uses_render.cp
                          PASS_REGULAR_EXPRESSION "render/json_stream\\.hpp.*(No such file|file not found)")
 npu_doctor_layering_test(ASiblingFeatureIsNotVisible checks checks_uses_hccl.cpp
                          PASS_REGULAR_EXPRESSION "hccl/ranktable\\.hpp.*(No such file|file not found)")
+# The unity build (scripts/test.sh) compiles eight files as one unit, so a file that forgets an
+# include builds there and breaks a plain build; scripts/test.sh therefore runs
+# scripts/check-includes.py after the build. Its own test: a two-file unity build where the
+# second file leans on the first's <vector> must be caught, naming that file.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME Layering.CheckIncludesCatchesAFileThatLeansOnItsUnityNeighbour
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/unity-neighbour/check_includes_test.py
+                 ${CMAKE_CXX_COMPILER})
+set_tests_properties(Layering.CheckIncludesCatchesAFileThatLeansOnItsUnityNeighbour
+                     PROPERTIES LABELS layering)

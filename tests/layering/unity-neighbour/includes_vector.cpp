@@ -1,0 +1,3 @@
+// Includes what it uses.
+#include <vector>
+std::vector<int> numbers() { return {1, 2}; }
