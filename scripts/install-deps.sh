@@ -19,9 +19,10 @@ fi
 # help2man (man pages from --help), dpkg-dev (the .deb's Depends via dpkg-shlibdeps), man-db
 # and zsh (the install tests read the pages and run the completions), prometheus (only for
 # `promtool check metrics`, which lints the -f prometheus output; 19 MB, ~1 min),
-# python3-jsonschema (the golden tests validate every JSON output against docs/schemas).
+# python3-jsonschema (the golden tests validate every JSON output against docs/schemas),
+# python3-yaml (the catalogue scripts and the test of their rules against kb/messages/).
 packages="build-essential cmake pkg-config $engine libpcre2-dev libarchive-dev nettle-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcli11-dev libfmt-dev liblinear-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-jsonschema
+          nlohmann-json3-dev libcli11-dev libfmt-dev liblinear-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-jsonschema python3-yaml
           libopenmpi-dev openmpi-bin chromium
           help2man dpkg-dev man-db zsh prometheus"
 

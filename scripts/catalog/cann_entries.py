@@ -12,6 +12,7 @@ import re
 import yaml
 
 import catalog_lib as lib
+import catalog_rules
 import check_catalogue
 
 
@@ -145,7 +146,7 @@ def recognisable(fmt):
 
 def left_out_because(fmt):
     """Why build_entries leaves a format out (its `skipped` key), or None to keep it."""
-    if not recognisable(fmt):
+    if not recognisable(fmt) or catalog_rules.is_bare_field(fmt):
         return "too_generic"
     if content_free(fmt) or one_short_word(fmt):
         return "content_free"

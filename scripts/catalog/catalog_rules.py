@@ -217,9 +217,29 @@ def too_generic(fmt, style="printf"):
     # Words that only join the parts of a message ("{}but got {}"): they say nothing of which.
     if words and {w.lower() for w in words} <= CONNECTIVE_WORDS:
         return True
-    if is_python_own_message(fmt, style):
+    if is_python_own_message(fmt, style) or is_bare_field(fmt, style):
         return True
     return not words or (len(words) == 1 and longest < 10)
+
+
+# One field of a longer report: an ASCII identifier, "=" or ":", the value ("error_code=%hu.",
+# "node: %s", "kernel_name=%s", "IPC:   %.2f"). A component prints it on a line of its own
+# after (or before) the message that says what failed, so it names nothing itself, and its
+# entry claimed any line with that key ("error_code=4660" of a runtime FFTS+ report read as a
+# DCMI driver error). Only printf-style formats (C, C++ and Go logs): a Python exception whose
+# whole message is one key naming the condition (torch_npu's `grid_rank_mismatch:{}`) says
+# what failed.
+BARE_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*[=:]\s*\[?\0\]?")
+
+
+def is_bare_field(fmt, style="printf"):
+    """True when a printf-style format's first line is only one `key=value` or `key: value` field."""
+    if style != "printf":
+        return False
+    text = ""
+    for lit, _ in L.pieces(fmt.split("\n")[0], style):
+        text += "\0" if lit is None else lit
+    return BARE_FIELD.fullmatch(text.strip().rstrip(".").strip()) is not None
 
 
 # The interpreter's own exception texts with their names as placeholders: a component that

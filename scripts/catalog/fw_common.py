@@ -199,11 +199,12 @@ def build(comp, records, rules, report=True, generic=None):
     too_generic = set()
     for r in records:
         regex, _ = L.pattern_of(r.fmt, r.style)
-        # Python's own exception texts ("{} object has no attribute {}") are too generic for every
-        # component, whatever words `generic` allows (prune_python_own_messages.py removed them
-        # from the files generated before this rule).
+        # Python's own exception texts ("{} object has no attribute {}") and bare report fields
+        # ("error_code=%hu.") are too generic for every component, whatever words `generic`
+        # allows (prune_refused_messages.py removed them from the files generated before these
+        # rules).
         if (regex is None or not L.is_recognisable(r.fmt, r.style) or generic(r.fmt, r.style)
-                or R.is_python_own_message(r.fmt, r.style)):
+                or R.is_python_own_message(r.fmt, r.style) or R.is_bare_field(r.fmt, r.style)):
             too_generic.add((r.fmt, r.style))
             continue
         by_key.setdefault((r.fmt, r.style), []).append(r)

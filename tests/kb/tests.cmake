@@ -1,0 +1,6 @@
+# The catalogue's refusal rules (scripts/catalog/catalog_rules.py) and the generated files in
+# kb/messages/ agree: no generated entry is a format the rules refuse. Needs Python 3 with
+# PyYAML (Debian's python3-yaml, scripts/install-deps.sh).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME Catalog.GeneratedEntriesPassTheRefusalRules
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_rules_test.py ${PROJECT_SOURCE_DIR})
