@@ -14,7 +14,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_DOCTOR_WERROR=ON -DCMAKE_UNITY_BUILD=ON
 cmake --build build -j"$jobs"
 # The unity build hides a file that forgets an include behind its neighbours; each file is
-# compiled once more on its own, syntax only (about 8 CPU-minutes; docs/hardening.md, "Cost").
+# compiled once more on its own, syntax only (about 4 minutes on 2 cores; docs/hardening.md, "Cost").
 python3 scripts/check-includes.py build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 if [ "${NPU_DOCTOR_HARDENING:-1}" != 0 ]; then

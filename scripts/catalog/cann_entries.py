@@ -146,7 +146,7 @@ def recognisable(fmt):
 
 def left_out_because(fmt):
     """Why build_entries leaves a format out (its `skipped` key), or None to keep it."""
-    if not recognisable(fmt) or catalog_rules.is_bare_field(fmt):
+    if not recognisable(fmt) or catalog_rules.refused_for_every_component(fmt):
         return "too_generic"
     if content_free(fmt) or one_short_word(fmt):
         return "content_free"

@@ -217,7 +217,7 @@ def too_generic(fmt, style="printf"):
     # Words that only join the parts of a message ("{}but got {}"): they say nothing of which.
     if words and {w.lower() for w in words} <= CONNECTIVE_WORDS:
         return True
-    if is_python_own_message(fmt, style) or is_bare_field(fmt, style):
+    if refused_for_every_component(fmt, style):
         return True
     return not words or (len(words) == 1 and longest < 10)
 
@@ -236,10 +236,19 @@ def is_bare_field(fmt, style="printf"):
     """True when a printf-style format's first line is only one `key=value` or `key: value` field."""
     if style != "printf":
         return False
-    text = ""
-    for lit, _ in L.pieces(fmt.split("\n")[0], style):
-        text += "\0" if lit is None else lit
-    return BARE_FIELD.fullmatch(text.strip().rstrip(".").strip()) is not None
+    return BARE_FIELD.fullmatch(first_line_marked(fmt, style).strip().rstrip(".").strip()) is not None
+
+
+def refused_for_every_component(fmt, style="printf"):
+    """The parts of too_generic that every extractor applies whatever else it allows (fw_common,
+    cann_entries) and prune_refused_messages.py applies to files generated before them: Python's
+    own exception texts and bare report fields."""
+    return is_python_own_message(fmt, style) or is_bare_field(fmt, style)
+
+
+def first_line_marked(fmt, style="printf"):
+    """The format's first line with each placeholder as a NUL character."""
+    return "".join("\0" if lit is None else lit for lit, _ in L.pieces(fmt.split("\n")[0], style))
 
 
 # The interpreter's own exception texts with their names as placeholders: a component that
@@ -258,10 +267,7 @@ PYTHON_OWN_MESSAGES = [re.compile(r"(?:type |module )?(?:\. )?(?:object )?(?:\. 
 
 def is_python_own_message(fmt, style="printf"):
     """True when a format is only one of Python's own exception texts (PYTHON_OWN_MESSAGES)."""
-    text = ""
-    for lit, _ in L.pieces(fmt.split("\n")[0], style):
-        text += "\0" if lit is None else lit
-    text = re.sub(r"\s+", " ", text.strip().rstrip(".").strip()).lower()
+    text = re.sub(r"\s+", " ", first_line_marked(fmt, style).strip().rstrip(".").strip()).lower()
     text = re.sub("['\"`]?\0['\"`]?", ".", text)
     return any(p.fullmatch(text) for p in PYTHON_OWN_MESSAGES)
 

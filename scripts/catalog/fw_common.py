@@ -204,7 +204,7 @@ def build(comp, records, rules, report=True, generic=None):
         # allows (prune_refused_messages.py removed them from the files generated before these
         # rules).
         if (regex is None or not L.is_recognisable(r.fmt, r.style) or generic(r.fmt, r.style)
-                or R.is_python_own_message(r.fmt, r.style) or R.is_bare_field(r.fmt, r.style)):
+                or R.refused_for_every_component(r.fmt, r.style)):
             too_generic.add((r.fmt, r.style))
             continue
         by_key.setdefault((r.fmt, r.style), []).append(r)

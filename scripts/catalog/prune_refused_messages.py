@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Applies the catalogue rules added after files were generated to the generated
 kb/messages/*.yaml without extracting them again (the sources' snapshots may be gone or newer):
-an entry whose format is only one of Python's own exception texts
-(catalog_rules.is_python_own_message) or only one field of a C/C++/Go report, `key=%d`
-(catalog_rules.is_bare_field), is removed and counted under its file's `skipped: too_generic`;
+an entry whose format is only one of Python's own exception texts or only one field of a
+C/C++/Go report, `key=%d` (catalog_rules.refused_for_every_component), is removed and counted under its file's `skipped: too_generic`;
 the next extraction of that file leaves it out by itself (fw_common.build, cann_entries).
 (Only those parts of too_generic: some generators keep entries the rest of it would refuse,
 e.g. code entries whose format is not what recognises them.)
@@ -25,14 +24,10 @@ ENTRY_START = re.compile(r"^(?=  - id: )", re.M)  # each entry's block of the ge
 ENTRY_ID = re.compile(r"  - id: (\S+)")
 
 
-def refused_by_later_rules(fmt, style):
-    return R.is_python_own_message(fmt, style) or R.is_bare_field(fmt, style)
-
-
 def prune(path):
     text = open(path, encoding="utf-8").read()
     refused = {e["id"]: e["format"] for e in yaml.safe_load(text).get("entries") or []
-               if isinstance(e.get("format"), str) and refused_by_later_rules(e["format"], e.get("format_style", "printf"))}
+               if isinstance(e.get("format"), str) and R.refused_for_every_component(e["format"], e.get("format_style", "printf"))}
     if not refused:
         return 0
     blocks = ENTRY_START.split(text)  # the header, then one block per entry

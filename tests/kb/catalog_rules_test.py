@@ -45,7 +45,7 @@ for path in files:
         entries = (yaml.load(f, Loader=LOADER) or {}).get("entries") or []
     for e in entries:
         fmt, style = e.get("format"), e.get("format_style", "printf")
-        if isinstance(fmt, str) and (R.is_bare_field(fmt, style) or R.is_python_own_message(fmt, style)):
+        if isinstance(fmt, str) and R.refused_for_every_component(fmt, style):
             failures.append(f"{os.path.relpath(path, ROOT)}: {e['id']} ({fmt!r}) is refused by the rules: "
                             "run scripts/catalog/prune_refused_messages.py or the file's extractor")
 
