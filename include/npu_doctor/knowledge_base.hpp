@@ -102,6 +102,9 @@ struct Entry {
   // A test runner's summary that the run it ends passed ("[  PASSED  ] 150 tests."): the
   // failures before it in its input were the tests' own, expected ones (context_meaning.cpp).
   bool passes_run = false;
+  // A test runner's line saying a test failed ("[  FAILED  ] Suite.Name (5 ms)"): an input
+  // holding one has no passing run, wherever the line is (context_meaning.cpp).
+  bool fails_run = false;
   int priority = 0;                       // tie-break among equally specific findings
   bool any_level = false;                 // keep the severity on INFO/WARNING lines too
   bool matches_logs = true;               // false: raised by an analysis (check, mem...) by id

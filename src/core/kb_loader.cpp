@@ -289,7 +289,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   r.check_keys(n,
                {"id", "code", "codes", "range", "ranges", "prefixes", "components", "namespace", "name",
-                "category", "layer", "severity", "role", "symptom_of", "explains", "recovers", "passes_run", "priority", "any_level", "matches_logs", "match",
+                "category", "layer", "severity", "role", "symptom_of", "explains", "recovers", "passes_run", "fails_run", "priority", "any_level", "matches_logs", "match",
                 "ignore_case", "title", "cause", "remedies", "references", "samples", "seed", "origin", "format",
                 "format_style", "level", "raised_as", "context", "context_signal"},
                "an entry");
@@ -393,6 +393,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
   }
   if (n["any_level"].IsDefined()) e.any_level = n["any_level"].as<bool>(false);
   if (n["passes_run"].IsDefined()) e.passes_run = n["passes_run"].as<bool>(false);
+  if (n["fails_run"].IsDefined()) e.fails_run = n["fails_run"].as<bool>(false);
   e.matches_logs = d.matches_logs;
   if (n["matches_logs"].IsDefined()) e.matches_logs = n["matches_logs"].as<bool>(true);
   bool ignore_case = d.ignore_case;
@@ -803,6 +804,9 @@ KnowledgeBase load_knowledge_base(const KbLoadOptions& options, std::vector<KbPr
     }
     if (e.passes_run && !benign_hint) {
       problems.push_back({e.source.file, e.source.line, "an entry that passes_run must be a hint of severity info or warning", true});
+    }
+    if (e.fails_run && (e.passes_run || e.severity < Severity::error)) {
+      problems.push_back({e.source.file, e.source.line, "an entry that fails_run must be of severity error, and not also passes_run", true});
     }
   }
   for (auto& e : entries) {

@@ -51,9 +51,9 @@ void write_entry(Writer& w, const Entry& e) {
   w.strs(e.explains);
   w.strs(e.recovers);
   w.i64(e.priority);
-  // Flags in one word (bit 0 any_level, bit 1 passes_run): snapshots written before bit 1
-  // existed read the same.
-  w.u32((e.any_level ? 1u : 0u) | (e.passes_run ? 2u : 0u));
+  // Flags in one word (bit 0 any_level, bit 1 passes_run, bit 2 fails_run): snapshots written
+  // before a bit existed read the same.
+  w.u32((e.any_level ? 1u : 0u) | (e.passes_run ? 2u : 0u) | (e.fails_run ? 4u : 0u));
   w.u32(e.matches_logs ? 1 : 0);
   w.u32(static_cast<uint32_t>(e.patterns.size()));
   for (const auto& p : e.patterns) write_pattern(w, p);
@@ -136,6 +136,7 @@ Entry read_entry(Reader& r, std::string_view* texts) {
   const uint32_t flags = r.u32();
   e.any_level = (flags & 1u) != 0;
   e.passes_run = (flags & 2u) != 0;
+  e.fails_run = (flags & 4u) != 0;
   e.matches_logs = r.u32() != 0;
   e.patterns.resize(r.count());
   for (auto& p : e.patterns) p = read_pattern(r);

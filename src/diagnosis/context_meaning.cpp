@@ -52,9 +52,11 @@ struct PassingSummary {
   std::size_t line = 0;
 };
 
-// Per input, its last passing summary, when no failure at error level follows it there and
+// Per input, its last passing summary, when no failure at error level follows it there,
 // every such failure's occurrences are known (gtest lists its failed tests after the
-// "[  PASSED  ] N tests." count; a crash after the tests is a failure of the run). Empty
+// "[  PASSED  ] N tests." count; a crash after the tests is a failure of the run), and no
+// runner's line says a test failed anywhere in it (`fails_run`: an excerpt of per-test
+// "[       OK ]" lines may hold a "[  FAILED  ]" one before the last of them). Empty
 // when no run passed. Computed once: every failure of an input is judged against it.
 std::map<std::size_t, PassingSummary> passing_summaries(const std::vector<Finding>& findings) {
   std::map<std::size_t, PassingSummary> by_input;
@@ -71,7 +73,8 @@ std::map<std::size_t, PassingSummary> passing_summaries(const std::vector<Findin
     for (const auto& ev : g.evidence) {
       const auto it = by_input.find(ev.input);
       // Occurrences not kept could lie after the summary.
-      if (it != by_input.end() && (g.count != g.evidence.size() || ev.line > it->second.line)) by_input.erase(it);
+      if (it == by_input.end()) continue;
+      if (g.entry->fails_run || g.count != g.evidence.size() || ev.line > it->second.line) by_input.erase(it);
     }
   }
   return by_input;

@@ -340,6 +340,29 @@ entries:
   EXPECT_EQ(r.findings[0].read_from->id, "t.malloc-failed");
 }
 
+// An excerpt of per-test lines without the run's summary: the last "[       OK ]" says the
+// same as a summary, unless a runner's line says a test failed anywhere in the input
+// (`fails_run`), before that line too, where a summary's rule alone would not look.
+TEST(ContextMeaning, ErrorsInsideAPassedTestAreNoRootCauseUnlessATestFailed) {
+  LogsDiagnoser d(R"(schema: npu-doctor/kb/v1
+family: t
+entries:
+  - {id: t.malloc-failed, category: memory, layer: driver, match: ['malloc failed, invalid size'], samples: {match: ['malloc failed, invalid size']}, title: {en: m, zh: m}, cause: {en: m, zh: m}, remedies: [{en: m, zh: m}]}
+  - {id: t.test-failed, category: other, layer: framework, severity: error, role: wrapper, fails_run: true, match: ['\[  FAILED  \] \w'], samples: {match: ['[  FAILED  ] A.b (1 ms)']}, title: {en: f, zh: f}, cause: {en: f, zh: f}, remedies: [{en: f, zh: f}]}
+  - {id: t.test-ok, category: other, layer: framework, severity: info, role: hint, passes_run: true, match: ['^\[       OK \] \w+\.\w+ \(\d+ ms\)'], samples: {match: ['[       OK ] A.b (3 ms)']}, title: {en: p, zh: p}, cause: {en: p, zh: p}, remedies: [{en: p, zh: p}]}
+)");
+  ASSERT_TRUE(d.problems().empty()) << d.problems().front().message;
+  const std::string negative_test = "[ RUN      ] A.malloc\nERROR malloc failed, invalid size\n[       OK ] A.malloc (3 ms)\n";
+  const std::string other_passed = "[ RUN      ] A.other\n[       OK ] A.other (1 ms)\n";
+  const std::string other_failed = "[ RUN      ] A.other\nexpected 1, got 2\n[  FAILED  ] A.other (1 ms)\n";
+  EXPECT_EQ(d.root_of({negative_test}), "none");
+  EXPECT_EQ(d.root_of({negative_test + other_passed}), "none");
+  EXPECT_EQ(d.root_of({other_failed + negative_test}), "t.malloc-failed");  // a test failed before it
+  EXPECT_EQ(d.root_of({negative_test + other_failed}), "t.malloc-failed");  // and after it
+  EXPECT_EQ(d.root_of({negative_test + "[ RUN      ] A.crash\nERROR malloc failed, invalid size\n"}),
+            "t.malloc-failed");  // the test after the last passed one ended in the error
+}
+
 TEST(ContextMeaning, OnlyAHintThatNamesRealEntriesMayRecoverThem) {
   const auto problems_of = [](const std::string& extra) {
     std::vector<KbProblem> problems;
@@ -360,6 +383,10 @@ TEST(ContextMeaning, OnlyAHintThatNamesRealEntriesMayRecoverThem) {
             std::string::npos);
   EXPECT_NE(problems_of("  - {id: t.b, category: other, layer: driver, passes_run: true, match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n")
                 .find("an entry that passes_run must be a hint"),
+            std::string::npos);
+  EXPECT_EQ(problems_of("  - {id: t.b, category: other, layer: driver, severity: error, role: wrapper, fails_run: true, match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n"), "");
+  EXPECT_NE(problems_of("  - {id: t.b, category: other, layer: driver, severity: warning, fails_run: true, match: ['bbb'], samples: {match: [bbb]}, title: {en: b, zh: b}, cause: {en: b, zh: b}, remedies: [{en: b, zh: b}]}\n")
+                .find("an entry that fails_run must be of severity error"),
             std::string::npos);
 }
 

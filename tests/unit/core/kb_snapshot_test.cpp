@@ -29,6 +29,7 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.priority, b.priority);
     EXPECT_EQ(a.any_level, b.any_level);
     EXPECT_EQ(a.passes_run, b.passes_run);
+    EXPECT_EQ(a.fails_run, b.fails_run);
     EXPECT_EQ(a.recovers, b.recovers);
     EXPECT_EQ(a.title.zh, b.title.zh);
     EXPECT_EQ(a.remedies.size(), b.remedies.size());
@@ -58,7 +59,12 @@ TEST(KbSnapshot, RoundTripKeepsEveryField) {
   const Entry* passed = again->find_id("testrun.gtest-passed");
   ASSERT_NE(passed, nullptr);
   EXPECT_TRUE(passed->passes_run);
+  EXPECT_FALSE(passed->fails_run);
   EXPECT_FALSE(passed->any_level);
+  const Entry* failed = again->find_id("testrun.gtest-failed");
+  ASSERT_NE(failed, nullptr);
+  EXPECT_TRUE(failed->fails_run);
+  EXPECT_FALSE(failed->passes_run);
   const Entry* seed = again->find_id("seed.hccl-error-timeout");
   ASSERT_NE(seed, nullptr);
   EXPECT_EQ(seed->ranges.at(0).lo, 200000);
