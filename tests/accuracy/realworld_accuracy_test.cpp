@@ -179,8 +179,9 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-110", 0.65, 20},
                                            Corpus{"realworld-blind/batch-111", 0.63, 11},
                                            Corpus{"realworld-blind/batch-112", 0.64, 14},
-                                           Corpus{"realworld-blind/batch-113", 0.30, 26},
-                                           Corpus{"realworld-blind/batch-114", 0.29, 20}),
+                                           Corpus{"realworld-blind/batch-113", 0.34, 26},
+                                           Corpus{"realworld-blind/batch-114", 0.29, 20},
+                                           Corpus{"realworld-blind/batch-115", 0.79, 10}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
