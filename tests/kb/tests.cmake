@@ -4,3 +4,10 @@
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME Catalog.GeneratedEntriesPassTheRefusalRules
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_rules_test.py ${PROJECT_SOURCE_DIR})
+
+# The extractor run end to end on a fixture source tree (a git repository made by the test):
+# read, categorised, written, linted by the real loader, each sample recognised by its entry.
+# Needs git and the same Python modules.
+add_test(NAME Catalog.ExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
