@@ -17,6 +17,7 @@
 //       with the embedded model's best category and probability: what the thresholds are
 //       calibrated on (healthy logs must stay below the root-cause threshold).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -179,9 +180,10 @@ int dev(const nd::KnowledgeBase& kb, const nd::WordTrainingConfig& config, const
         const std::string& dir) {
   const auto cases = read_index(dir);
   int n = 0, whole = 0, held = 0, held_by_words = 0, held_words_right = 0, alone = 0, alone_reported = 0;
+  int alone_reported_right = 0;  // a healthy case the fallback leaves alone is right, but not reported
   int variant = 0, variant_by_words = 0;
-  std::map<int, std::pair<int, int>> sweep;  // threshold in % -> (right, reported), high+medium cases
-  std::map<int, std::pair<int, int>> sweep_strong;  // the same with ERROR-level and exception lines only
+  std::map<int, std::array<int, 3>> sweep;  // threshold in % -> right, reported, right when reported (high+medium)
+  std::map<int, std::array<int, 3>> sweep_strong;  // the same with ERROR-level and exception lines only
   std::cout << "| case | layer | conf | held back | with all entries | held back: root (basis) | fallback alone |\n"
             << "|---|---|---|---|---|---|---|\n";
   std::vector<nd::KbProblem> problems;
@@ -252,13 +254,16 @@ int dev(const nd::KnowledgeBase& kb, const nd::WordTrainingConfig& config, const
     variant_by_words += variant_words;
     alone += alone_says == c.layer;
     alone_reported += alone_says != "none";
+    alone_reported_right += alone_says != "none" && alone_says == c.layer;
     for (int t = 30; t <= 90; t += 5) {
       const std::string says = first_at(g, t / 100.0);
-      sweep[t].first += says == c.layer;
-      sweep[t].second += says != "none";
+      sweep[t][0] += says == c.layer;
+      sweep[t][1] += says != "none";
+      sweep[t][2] += says != "none" && says == c.layer;
       const std::string strong = first_at(gs, t / 100.0);
-      sweep_strong[t].first += strong == c.layer;
-      sweep_strong[t].second += strong != "none";
+      sweep_strong[t][0] += strong == c.layer;
+      sweep_strong[t][1] += strong != "none";
+      sweep_strong[t][2] += strong != "none" && strong == c.layer;
     }
   }
   std::cout << "\nHigh and medium cases: " << n << "\n"
@@ -268,14 +273,14 @@ int dev(const nd::KnowledgeBase& kb, const nd::WordTrainingConfig& config, const
             << "- variant (measured only): wrappers do not block a confident guess: " << pct(variant, n)
             << ", decided by the fallback " << variant_by_words << "\n"
             << "- the fallback alone (no entries; first confident line): " << pct(alone, n) << ", reported on "
-            << alone_reported << ", right when reported " << pct(alone, alone_reported) << "\n"
+            << alone_reported << ", right when reported " << pct(alone_reported_right, alone_reported) << "\n"
             << "\nThe fallback alone by threshold (high and medium cases): (and reading only ERROR-level and exception lines):\n\n"
             << "| threshold | right | reported | right when reported | strong lines: right | reported | right when reported |\n"
             << "|---|---|---|---|---|---|---|\n";
   for (const auto& [t, rr] : sweep) {
     const auto& s = sweep_strong[t];
-    std::cout << "| " << t / 100.0 << " | " << pct(rr.first, n) << " | " << rr.second << " | " << pct(rr.first, rr.second)
-              << " | " << pct(s.first, n) << " | " << s.second << " | " << pct(s.first, s.second) << " |\n";
+    std::cout << "| " << t / 100.0 << " | " << pct(rr[0], n) << " | " << rr[1] << " | " << pct(rr[2], rr[1]) << " | "
+              << pct(s[0], n) << " | " << s[1] << " | " << pct(s[2], s[1]) << " |\n";
   }
   return 0;
 }
