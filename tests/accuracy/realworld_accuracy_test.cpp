@@ -169,7 +169,7 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-100", 0.65, 29},
                                            Corpus{"realworld-blind/batch-101", 0.72, 36},
                                            Corpus{"realworld-blind/batch-102", 0.44, 26},
-                                           Corpus{"realworld-blind/batch-103", 0.74, 32},
+                                           Corpus{"realworld-blind/batch-103", 0.71, 32},
                                            Corpus{"realworld-blind/batch-104", 0.73, 19},
                                            Corpus{"realworld-blind/batch-105", 0.44, 40},
                                            Corpus{"realworld-blind/batch-106", 0.64, 23},
@@ -181,7 +181,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-112", 0.64, 14},
                                            Corpus{"realworld-blind/batch-113", 0.34, 26},
                                            Corpus{"realworld-blind/batch-114", 0.29, 20},
-                                           Corpus{"realworld-blind/batch-115", 0.79, 10}),
+                                           Corpus{"realworld-blind/batch-115", 0.79, 10},
+                                           Corpus{"realworld-blind/batch-116", 0.75, 30}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
