@@ -355,7 +355,8 @@ def build(src, calls, not_literal, taken, overrides):
 
 
 def write_file(out, src, entries, found, skipped):
-    """The generated kb/messages file of one source (`build`'s entries, their `_why` removed)."""
+    """Writes the kb/messages file of one source from `build`'s entries (keys the file has no
+    field for, such as `_why`, are not written)."""
     header = dict(
         family=src["family"],
         description=f"ERROR-level messages of {src['component']} ({src['repo']}): HCCL_ERROR, hccp_err/roce_err, "
