@@ -182,7 +182,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-113", 0.34, 26},
                                            Corpus{"realworld-blind/batch-114", 0.29, 20},
                                            Corpus{"realworld-blind/batch-115", 0.79, 10},
-                                           Corpus{"realworld-blind/batch-116", 0.75, 30}),
+                                           Corpus{"realworld-blind/batch-116", 0.79, 30},
+                                           Corpus{"realworld-blind/batch-117", 0.33, 11}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
