@@ -29,10 +29,16 @@ def cases():
                 yield os.path.basename(d), r["case"], r["layer"], r["confidence"], os.path.join(d, r["case"] + ".log")
 
 
+def root_cause(doctor, log):
+    """The `root_cause` object of `diagnose -f json LOG` (None when none is named); raises
+    subprocess.TimeoutExpired or ValueError (output that is not JSON)."""
+    p = subprocess.run([doctor, "diagnose", "-f", "json", log], capture_output=True, text=True, timeout=120)
+    return json.loads(p.stdout).get("root_cause")
+
+
 def verdict(doctor, case):
     try:
-        p = subprocess.run([doctor, "diagnose", "-f", "json", case[4]], capture_output=True, text=True, timeout=120)
-        root = json.loads(p.stdout).get("root_cause")
+        root = root_cause(doctor, case[4])
     except (subprocess.TimeoutExpired, ValueError) as e:
         return case[:4] + ("ERROR", type(e).__name__)
     return case[:4] + ((root.get("category"), root.get("rule") or "") if root else ("None", ""))

@@ -14,12 +14,10 @@ tests/fixtures/realworld-blind; append them to lines.tsv and rebuild (the model 
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from accuracy_cases import ROOT, root_cause
 
 
 def known_lines(path):
@@ -43,9 +41,7 @@ def main():
         for c in cases:
             if c["confidence"] not in ("high", "medium") or c["layer"] == "none":
                 continue
-            p = subprocess.run([args.doctor, "diagnose", "-f", "json", os.path.join(d, c["case"] + ".log")],
-                               capture_output=True, text=True, timeout=120)
-            root = json.loads(p.stdout).get("root_cause")
+            root = root_cause(args.doctor, os.path.join(d, c["case"] + ".log"))
             if not root or root.get("category") != c["layer"] or (root.get("rule") or "").startswith("words."):
                 continue
             text = root["evidence"]["text"].replace("\t", " ").strip()[:400]
