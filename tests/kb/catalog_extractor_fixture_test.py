@@ -9,15 +9,12 @@ keeps the extractor's code path, and its agreement with the build's pattern gene
 (src/core/message_format.cpp), tested.
 Usage: catalog_extractor_fixture_test.py REPO_ROOT NPU_DOCTOR
 """
-import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
-ROOT, DOCTOR = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(ROOT, "scripts", "catalog"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_tree import expect, finish, found_by_own_entry, lint, make_repo  # noqa: E402
 import catalog_lib as L  # noqa: E402
 import extract_hccl as X  # noqa: E402
 
@@ -48,31 +45,9 @@ void FixtureTest() { HCCL_ERROR("fixture unit test message %d never logged", 1);
 '''
 
 
-def git(repo, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t", GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
-               GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
-    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, env=env).stdout.decode().strip()
-
-
-failures = []
-
-
-def expect(what, got, want):
-    if got != want:
-        failures.append(f"{what}: got {got!r}, want {want!r}")
-
-
 with tempfile.TemporaryDirectory() as tmp:
     repo = os.path.join(tmp, "mirrors", "fixture+hcomm", "repo")
-    for path, text in [("src/platform/link.cc", LINK_CC), ("test/ut/link_test.cc", UT_CC)]:
-        os.makedirs(os.path.dirname(os.path.join(repo, path)), exist_ok=True)
-        with open(os.path.join(repo, path), "w", encoding="utf-8") as f:
-            f.write(text)
-    subprocess.run(["git", "init", "-q", repo], check=True)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "fixture")
-    commit = git(repo, "rev-parse", "HEAD")
+    commit = make_repo(repo, {"src/platform/link.cc": LINK_CC, "test/ut/link_test.cc": UT_CC})
 
     src = dict(key="fixture", component="HCCL (fixture)", repo="fixture/hcomm", family="src-fixture",
                mirror="fixture+hcomm", commit=commit, out="unused")
@@ -101,26 +76,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     out = os.path.join(tmp, "kb", "src-fixture.yaml")
     X.write_file(out, src, entries, found, skipped)
-    lint = subprocess.run([DOCTOR, "kb", "lint", out], capture_output=True, text=True, timeout=120)
-    expect("kb lint of the generated file (exit status)", lint.returncode, 0)
-    if not re.search(r"\b2 entries checked: 0 error\(s\)", lint.stdout + lint.stderr):
-        failures.append(f"kb lint output: {lint.stdout}{lint.stderr}")
+    lint(out, 2)
+    found_by_own_entry(out, samples, tmp)
 
-    # The built-in base plus the generated file: each sample is recognised by its own entry,
-    # through the pattern the build generates from the format (not the Python mirror's).
-    for ident, sample in samples.items():
-        log = os.path.join(tmp, "sample.log")
-        with open(log, "w", encoding="utf-8") as f:
-            f.write(sample + "\n")
-        p = subprocess.run([DOCTOR, "--kb", out, "diagnose", "-f", "json", log], capture_output=True, text=True,
-                           timeout=120)
-        try:
-            rules = [f.get("rule") for f in json.loads(p.stdout).get("findings", [])]
-        except ValueError:
-            rules = [f"unreadable output ({p.returncode}): {p.stdout[:200]}{p.stderr[:200]}"]
-        expect(f"{ident}: found on its sample line", ident in rules, True)
-
-for f in failures:
-    print("FAIL:", f)
-print("ok" if not failures else f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+finish()

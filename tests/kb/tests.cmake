@@ -11,3 +11,15 @@ add_test(NAME Catalog.GeneratedEntriesPassTheRefusalRules
 add_test(NAME Catalog.ExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_extractor_fixture_test.py
                  ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# The same for the CANN runtime's extractor (extract_runtime.py) on a tree shaped like
+# hicann/runtime: macro layers, the error-code table, module tags, the code a call returns.
+add_test(NAME Catalog.RuntimeExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_runtime_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for torch_npu's (extract_torch_npu.py) on a tree shaped like Ascend/pytorch: C++ checks and
+# logs, Python raises, ErrCode suffixes, a message in a local variable, an override.
+add_test(NAME Catalog.TorchNpuExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_torch_npu_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)

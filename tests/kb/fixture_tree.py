@@ -1,0 +1,74 @@
+"""What the catalogue extractors' fixture-tree tests share (docs/kb-messages.md): a small git
+repository made from {path: text}, the extractor modules imported from the tree under test,
+expect() that records a failure and goes on, and the two checks by the real binary: `kb lint`
+of the written file, and `--kb FILE diagnose` finding each generated sample by its own entry.
+
+Used by tests/kb/catalog_*_fixture_test.py, each run as `TEST.py REPO_ROOT NPU_DOCTOR`.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT, DOCTOR = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(ROOT, "scripts", "catalog"))
+
+GIT_ENV = dict(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t",
+               GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
+                          env=dict(os.environ, **GIT_ENV)).stdout.decode().strip()
+
+
+def make_repo(repo, files):
+    """A git repository at `repo` holding `files` ({path: text}) in one commit; returns the commit."""
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(repo, path)), exist_ok=True)
+        with open(os.path.join(repo, path), "w", encoding="utf-8") as f:
+            f.write(text)
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "fixture")
+    return git(repo, "rev-parse", "HEAD")
+
+
+failures = []
+
+
+def expect(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got!r}, want {want!r}")
+
+
+def lint(path, entries):
+    """The real loader accepts the written file: `kb lint` exits 0 and checked `entries` entries."""
+    p = subprocess.run([DOCTOR, "kb", "lint", path], capture_output=True, text=True, timeout=120)
+    expect("kb lint of the generated file (exit status)", p.returncode, 0)
+    if not re.search(rf"\b{entries} entries checked: 0 error\(s\)", p.stdout + p.stderr):
+        failures.append(f"kb lint output (want {entries} entries, 0 errors): {p.stdout}{p.stderr}")
+
+
+def found_by_own_entry(path, samples, tmp):
+    """The built-in base plus the generated file: each sample ({id: line}) is recognised by its own
+    entry, through the pattern the build generates from the format (not the Python mirror's)."""
+    log = os.path.join(tmp, "sample.log")
+    for ident, sample in samples.items():
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(sample + "\n")
+        p = subprocess.run([DOCTOR, "--kb", path, "diagnose", "-f", "json", log], capture_output=True, text=True,
+                           timeout=120)
+        try:
+            rules = [f.get("rule") for f in json.loads(p.stdout).get("findings", [])]
+        except ValueError:
+            rules = [f"unreadable output ({p.returncode}): {p.stdout[:200]}{p.stderr[:200]}"]
+        expect(f"{ident}: found on its sample line", ident in rules, True)
+
+
+def finish():
+    for f in failures:
+        print("FAIL:", f)
+    print("ok" if not failures else f"{len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
