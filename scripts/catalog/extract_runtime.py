@@ -268,9 +268,14 @@ def runtime_rules(files):
     def code_category(place):
         # The code the call returns or assigns: an argument of the log macro that is not
         # compared (COND_RETURN_ERROR(cond, RT_ERROR_X, ...)), or `return RT_ERROR_X` /
-        # `error = RT_ERROR_X` just after the call. A code the condition compares against is not it.
+        # `error = RT_ERROR_X` just after the call. A code the condition says the value is not
+        # (`error != RT_ERROR_DRV_OUT_MEMORY`) is not it; one it says the value is
+        # (`error == RT_ERROR_STREAM_SYNC_TIMEOUT`) is, but only under the COND_* macros, which
+        # log when their condition holds: IDE_CTRL_VALUE_FAILED logs when it does not.
         args = " , ".join(place.args)
-        args = re.sub(r"[=!]=\s*\(?\s*\w+|\w+\s*[=!]=", " ", args)
+        args = re.sub(r"(?:\w+\s*)?!=\s*\(?\s*\w+", " ", args)
+        equal_is_returned = (place.macro or "").startswith("COND_")
+        args = re.sub(r"\w+\s*==" if equal_is_returned else r"(?:\w+\s*)?==\s*\(?\s*\w+", " ", args)
         after = " ".join(re.findall(r"(?:\breturn\b\s*\(?|[^=!<>]=(?!=))\s*((?:RT|ACL)_ERROR_\w+)", place.after or ""))
         for tok in re.findall(r"\b((?:RT|ACL)_ERROR_\w+)\b", args + " " + after):
             if tok in cats:

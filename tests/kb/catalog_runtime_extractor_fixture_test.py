@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""extract_runtime.py (the CANN runtime's catalogue, docs/kb-messages.md) run end to end on a
-fixture source tree shaped like hicann/runtime: the macro layers it expands (RT_LOG's token
-pasting down to RecordErrorLog, COND_RETURN_ERROR, RT_LOG_INNER_MSG, AscendCL's two #if branches,
-a module named through a constant or a #define), the error-code table (RT_LOG_OUTER_MSG_IMPL
-filled with literal values, unused ERROR templates added, WARN ones not), the subtrees read and
-left out (the log daemon, test trees, public headers' calls, TIMESTAMP_DUMP), a RUNTIME format
-over two lines merged with its one-line twin, the content-free and too-generic formats, the
-categories (message rules, the error code returned through errcode_manage.cc and the curated
-AscendCL code, the path) and an override; then the file written is linted by the real loader
-and each sample is recognised by its own entry.
+"""extract_runtime.py (the CANN runtime's catalogue, docs/kb-messages.md) run end to end on a fixture
+source tree shaped like hicann/runtime: the macro layers it expands (RT_LOG's token pasting down to
+RecordErrorLog, COND_RETURN_ERROR, RT_LOG_INNER_MSG, AscendCL's two #if branches, a module named
+through a constant or a #define), the error-code table (RT_LOG_OUTER_MSG_IMPL filled with literal
+values, unused ERROR templates added, WARN ones not), the subtrees read and left out (the log
+daemon, test trees, public headers' calls, TIMESTAMP_DUMP), a RUNTIME format over two lines merged
+with its one-line twin, the content-free and too-generic formats, the categories (message rules,
+the error code returned (not one its condition rules out) through errcode_manage.cc and the curated
+AscendCL code, the path) and an override; then the file written is linted by the real loader and
+each sample is recognised by its own entry.
 Usage: catalog_runtime_extractor_fixture_test.py REPO_ROOT NPU_DOCTOR
 """
 import os
@@ -118,6 +118,16 @@ void FixtureApi::Report(int32_t streamId)
 {
     RT_LOG(RT_LOG_ERROR, "fixture first line of a report fixture second line %d", streamId);
 }
+
+rtError_t FixtureApi::Drain(int32_t streamId)
+{
+    const rtError_t error = impl_->Drain(streamId);
+    COND_RETURN_ERROR(error != RT_ERROR_NONE && error != RT_ERROR_FIXTURE_ARENA, error,
+                      "fixture drain of stream %d stopped for a reason other than its arena", streamId);
+    COND_RETURN_ERROR(error == RT_ERROR_FIXTURE_DRV, error,
+                      "fixture drain of stream %d found its fixture peer gone", streamId);
+    return RT_ERROR_NONE;
+}
 }
 }
 '''
@@ -207,10 +217,12 @@ WANT = {
         ("other", None, None, "PROFILING", [("src/dfx/msprof/collector/fixture_collector.cpp", 4)]),
     "fixture stream %d could not be bound to fixture model %u, the fixture binding is refused":
         ("other", None, None, "RUNTIME", [(API, 8)]),
-    # The code COND_RETURN_ERROR returns (RT_ERROR_FIXTURE_ARENA -> 207001, curated memory). Its
-    # condition compares no code: runtime_rules' code_category would take RT_ERROR_X from
-    # `ret != RT_ERROR_X` (its strip of compared codes removes `ret !=` and keeps the code).
+    # The code COND_RETURN_ERROR returns (RT_ERROR_FIXTURE_ARENA -> 207001, curated memory).
     "fixture arena quota of tenant %u is used up": ("memory", None, None, "RUNTIME", [(API, 12)]),
+    # A code the condition says the value is not is not the code returned (`error !=
+    # RT_ERROR_FIXTURE_ARENA`: not memory); one a COND_* macro's condition says it is, is.
+    "fixture drain of stream %d stopped for a reason other than its arena": ("other", None, None, "RUNTIME", [(API, 39)]),
+    "fixture drain of stream %d found its fixture peer gone": ("driver_firmware_env", None, None, "RUNTIME", [(API, 41)]),
     # The code returned just after the call (RT_ERROR_FIXTURE_DRV -> 507899, curated driver).
     "fixture driver handle of tenant %u went stale": ("driver_firmware_env", None, None, "RUNTIME", [(API, 15)]),
     "fixture bind of stream %d failed, retCode=%#x": ("other", "wrapper", None, "RUNTIME", [(API, 18)]),
@@ -276,7 +288,7 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(out, encoding="utf-8") as f:
         source = yaml.safe_load(f)["source"]
     expect("source written", source, {"component": "CANN runtime", "repo": "hicann/runtime", "commit": commit,
-                                      "formats_found": 14, "skipped": {"too_generic": 1, "content_free": 1}})
+                                      "formats_found": 16, "skipped": {"too_generic": 1, "content_free": 1}})
     lint(out, len(WANT))
     found_by_own_entry(out, samples, tmp)
 
