@@ -246,7 +246,8 @@ def is_bare_field(fmt, style="printf"):
 def refused_for_every_component(fmt, style="printf"):
     """The parts of too_generic that every extractor applies whatever else it allows (fw_common,
     cann_entries) and prune_refused_messages.py applies to files generated before them: Python's
-    own exception texts and bare report fields."""
+    own exception texts and bare report fields (also ge_ops_common.build_entries: GE, metadef, the
+    operator libraries)."""
     return is_python_own_message(fmt, style) or is_bare_field(fmt, style)
 
 

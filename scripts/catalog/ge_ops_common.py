@@ -484,7 +484,11 @@ def build_entries(formats, commit, repo_name, family, rules, label, sample_lines
     skipped = {"too_generic": 0}
     entries, seen = [], set()
     for fmt in sorted(formats, key=lambda t: (formats[t].first.path, formats[t].first.line, t)):
-        if L.pattern_of(fmt)[0] is None or is_decoration_only(fmt) or is_single_token(fmt):
+        # Only one key=value / key: value field ('graph_id:%u', 'reason: %s'): too generic for
+        # every component (prune_refused_messages.py removed them from ge.yaml before this rule was
+        # here, so a run put them back).
+        if (L.pattern_of(fmt)[0] is None or is_decoration_only(fmt) or is_single_token(fmt)
+                or R.refused_for_every_component(fmt)):
             skipped["too_generic"] += 1
             continue
         if fmt in elsewhere:
