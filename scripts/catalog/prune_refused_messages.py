@@ -3,7 +3,8 @@
 kb/messages/*.yaml without extracting them again (the sources' snapshots may be gone or newer):
 an entry whose format is only one of Python's own exception texts or only one field of a
 C/C++/Go report, `key=%d` (catalog_rules.refused_for_every_component), is removed and counted under its file's `skipped: too_generic`;
-the next extraction of that file leaves it out by itself (fw_common.build, cann_entries).
+the next extraction of that file leaves it out by itself (fw_common.build, cann_entries,
+ge_ops_common.build_entries).
 (Only those parts of too_generic: some generators keep entries the rest of it would refuse,
 e.g. code entries whose format is not what recognises them.)
 
