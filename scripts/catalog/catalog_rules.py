@@ -147,10 +147,6 @@ def apply_override(entry, ov):
 # Hand-written entries that already claim a line (by a message pattern)
 
 
-# libyaml's parser when PyYAML has it: the same documents, several times faster on kb/*.yaml.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def curated_claims(lines, doctor, kb_dir):
     """{line index: (entry id, category, role)} for the lines a hand-written entry of kb/*.yaml
     recognises by a message pattern (not only by a code), as `npu-doctor diagnose` sees them
@@ -163,8 +159,7 @@ def curated_claims(lines, doctor, kb_dir):
     curated_ids = set()
     for name in os.listdir(kb_dir):
         if name.endswith(".yaml"):
-            with open(os.path.join(kb_dir, name), encoding="utf-8") as f:
-                d = yaml.load(f, Loader=LOADER)
+            d = L.load_yaml(os.path.join(kb_dir, name))
             curated_ids.update(e["id"] for e in d.get("entries", []) if e.get("match"))
     chunk = 4000
     for base in range(0, len(lines), chunk):

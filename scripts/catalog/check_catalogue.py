@@ -30,20 +30,11 @@ def literal_len(fmt, style):
     return sum(len(r) for r in lib.literal_runs(fmt.split("\n")[0], style))
 
 
-# libyaml's parser when PyYAML has it: the same documents, several times faster on kb/*.yaml.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        return yaml.load(f, Loader=LOADER)
-
-
 def catalogue_entries(paths, required):
     out = []
     for p in paths:
         try:
-            d = load(p)
+            d = lib.load_yaml(p)
         except yaml.YAMLError as err:
             # Another extractor may be rewriting its file right now; only the files being
             # checked must load.
@@ -67,7 +58,7 @@ def catalogue_entries(paths, required):
 def curated_patterns():
     out = []
     for p in sorted(glob.glob(os.path.join(ROOT, "kb/*.yaml"))):
-        d = load(p)
+        d = lib.load_yaml(p)
         if not isinstance(d, dict):
             continue
         dflt = d.get("defaults", {})

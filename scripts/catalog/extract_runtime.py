@@ -38,8 +38,6 @@ import c_macro_expand as cme  # noqa: E402
 import cann_source  # noqa: E402
 import catalog_lib as lib  # noqa: E402
 import cann_entries  # noqa: E402
-import check_catalogue  # noqa: E402
-import yaml  # noqa: E402
 
 REPO_NAME = "hicann/runtime"
 DEFAULT_REPO = "/work/.mirror/hicann+runtime/repo"
@@ -243,10 +241,9 @@ def rt_code_categories(files):
     text = files.get("src/runtime/core/src/common/errcode_manage.cc", "")
     for m in re.finditer(r"rtErrMap_\[(RT_ERROR_\w+)\]\s*=\s*\{\s*(\w+)", text):
         mapping[m.group(1)] = m.group(2)
-    with open(os.path.join(ROOT, "kb/acl_runtime.yaml"), encoding="utf-8") as f:
-        curated = {str(e.get("code")): (e.get("category"), e.get("role"))
-                   for e in yaml.load(f, Loader=check_catalogue.LOADER)["entries"]
-                   if e.get("code") and e.get("category")}
+    curated = {str(e.get("code")): (e.get("category"), e.get("role"))
+               for e in lib.load_yaml(os.path.join(ROOT, "kb/acl_runtime.yaml"))["entries"]
+               if e.get("code") and e.get("category")}
     out = {}
     for rt, acl in mapping.items():
         got = curated.get(acl_codes.get(acl, ""))

@@ -8,15 +8,12 @@ import glob
 import os
 import sys
 
-import yaml
-
 ROOT = sys.argv[1]
 sys.path.insert(0, os.path.join(ROOT, "scripts", "catalog"))
+import catalog_lib as L  # noqa: E402
 import catalog_rules as R  # noqa: E402
 
 failures = []
-# libyaml's loader (Debian's python3-yaml has it): the generated files hold about 90,000 entries.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def expect(what, got, want):
@@ -41,8 +38,7 @@ expect("is_python_own_message", R.is_python_own_message("Unsupported dtype {}", 
 files = sorted(glob.glob(os.path.join(ROOT, "kb", "messages", "*.yaml")))
 expect("generated files found", len(files) > 10, True)
 for path in files:
-    with open(path, encoding="utf-8") as f:
-        entries = (yaml.load(f, Loader=LOADER) or {}).get("entries") or []
+    entries = (L.load_yaml(path) or {}).get("entries") or []
     for e in entries:
         fmt, style = e.get("format"), e.get("format_style", "printf")
         if isinstance(fmt, str) and R.refused_for_every_component(fmt, style):

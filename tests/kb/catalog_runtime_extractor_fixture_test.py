@@ -285,8 +285,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.makedirs(os.path.dirname(out))
     samples = {e["id"]: e["samples"][0] for e in entries}
     X.write_file(out, commit, len(formats), non_literal, skipped, entries)
-    with open(out, encoding="utf-8") as f:
-        source = yaml.safe_load(f)["source"]
+    source = L.load_yaml(out)["source"]
     expect("source written", source, {"component": "CANN runtime", "repo": "hicann/runtime", "commit": commit,
                                       "formats_found": 16, "skipped": {"too_generic": 1, "content_free": 1}})
     lint(out, len(WANT))

@@ -25,8 +25,7 @@ def main():
         texts = yaml.safe_load(f)
     entries = []
     for path in files:
-        with open(path, encoding="utf-8") as f:
-            entries.extend(yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["entries"])
+        entries.extend(L.load_yaml(path)["entries"])
     out, taken, ex_of = [], {}, {}
     # Null-pointer checks share words with everything; a text about a topic never fits them.
     null = re.compile(r"(?i)\bnull\b|nullptr|null ?ptr")
