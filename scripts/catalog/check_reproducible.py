@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-import yaml
+import catalog_lib as L
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 print = functools.partial(print, flush=True)  # one line per file as it is known
@@ -43,11 +43,12 @@ MIRROR_OF = {
     "vllm-project/vllm": "RhizoNymph+vllm",
 }
 
-# name: (script, extra arguments, files written, files whose snapshot the script reads at its
-# HEAD (so HEAD must be the pinned commit), extra snapshots read (repo: must be present),
-# takes --doctor, takes the mirror directory as (mirror | mirrors | repo)).
-# "mirror": positional MIRROR of the one repository; "mirrors": --mirrors DIR; "mirrordir":
-# positional directory of snapshots; "repo": --repo path; None: the script's fixed /work/.mirror.
+# name -> script; files: what it writes; head: those of its files whose snapshot it reads at the
+# snapshot's HEAD, so HEAD must be their pinned commit (default: all); also: other repositories
+# whose snapshots it reads (they must be present); doctor: it takes --doctor; mirror: how it is
+# told where the snapshot is ("mirror": the one repository's snapshot as its argument, "mirrordir":
+# the directory of snapshots as its argument, "mirrors": --mirrors DIR, "repo": --repo PATH,
+# absent: its fixed /work/.mirror).
 E = dict
 EXTRACTORS = {
     "ascendc": E(script="extract_ascendc.py", files=["ascendc.yaml"], head=[], mirror="mirror"),
@@ -90,8 +91,7 @@ def git(*args, cwd=ROOT):
 
 
 def source_of(name):
-    with open(os.path.join(ROOT, "kb/messages", name), encoding="utf-8") as f:
-        s = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)).get("source") or {}
+    s = L.load_yaml(os.path.join(ROOT, "kb/messages", name)).get("source") or {}
     return s.get("repo"), s.get("commit")
 
 
@@ -189,10 +189,11 @@ def main():
             if diff:
                 print(f"{path}: DIFFERS (+{diff[0]} -{diff[1]} lines; {key}, {took:.0f} s)")
                 tally["differ"] += 1
+                failed = True
             else:
                 print(f"{path}: reproduced ({key}, {took:.0f} s)")
                 tally["reproduced"] += 1
-        failed |= rc != 0 or bool(git("diff", "--name-only", "--", *paths).stdout.strip())
+        failed |= rc != 0
         if not a.keep:
             git("checkout", "--", *paths)
     print(f"{tally['reproduced']} reproduced, {tally['differ']} differ, {tally['not checked']} not checked")
