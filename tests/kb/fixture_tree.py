@@ -1,5 +1,6 @@
 """What the catalogue extractors' fixture-tree tests share (docs/kb-messages.md): a small git
-repository made from {path: text}, the extractor modules imported from the tree under test,
+repository made from {path: text} (more commits and release tags on top), a stand-in for this
+repository where a framework extractor's main() writes its file, the extractor modules imported from the tree under test,
 expect() that records a failure and goes on, and the two checks by the real binary: `kb lint`
 of the written file, and `--kb FILE diagnose` finding each generated sample by its own entry.
 
@@ -13,6 +14,7 @@ import sys
 
 ROOT, DOCTOR = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "scripts", "catalog"))
+import catalog_lib  # noqa: E402
 
 GIT_ENV = dict(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t",
                GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
@@ -23,16 +25,53 @@ def git(repo, *args):
                           env=dict(os.environ, **GIT_ENV)).stdout.decode().strip()
 
 
-def make_repo(repo, files):
-    """A git repository at `repo` holding `files` ({path: text}) in one commit; returns the commit."""
+def write_files(base, files):
+    """Writes `files` ({path relative to `base`: text})."""
     for path, text in files.items():
-        os.makedirs(os.path.dirname(os.path.join(repo, path)), exist_ok=True)
-        with open(os.path.join(repo, path), "w", encoding="utf-8") as f:
+        os.makedirs(os.path.dirname(os.path.join(base, path)), exist_ok=True)
+        with open(os.path.join(base, path), "w", encoding="utf-8") as f:
             f.write(text)
-    subprocess.run(["git", "init", "-q", repo], check=True)
+
+
+def commit_files(repo, files, tag=None):
+    """One more commit of `repo` with `files` ({path: text}) written over its tree, tagged `tag`
+    (a release); returns the commit."""
+    write_files(repo, files)
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "fixture")
+    git(repo, "commit", "-q", "-m", tag or "fixture")
+    if tag:
+        git(repo, "tag", tag)
     return git(repo, "rev-parse", "HEAD")
+
+
+def make_repo(repo, files, tag=None):
+    """A git repository at `repo` holding `files` ({path: text}) in one commit; returns the commit."""
+    os.makedirs(repo, exist_ok=True)
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    return commit_files(repo, files, tag)
+
+
+def line_of(text, needle):
+    """The number of the first line of `text` holding `needle` (where a fixture's call is)."""
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def stand_in_repository(root, files):
+    """fw_common.build reads the overrides and the curated entries under fw_common.ROOT and
+    writes kb/messages/ there: `root`, holding `files`, stands in for this repository, so that a
+    framework extractor's main() runs unchanged and writes its file into `root`."""
+    import fw_common
+    write_files(root, files)
+    os.makedirs(os.path.join(root, "kb", "messages"), exist_ok=True)
+    fw_common.ROOT = root
+    return root
+
+
+def entries_by_format(path):
+    """A written kb/messages file: (its header, its entries by (format, format_style))."""
+    doc = catalog_lib.load_yaml(path)
+    entries = {(e["format"], e.get("format_style", "printf")): e for e in doc["entries"]}
+    return doc, entries
 
 
 failures = []

@@ -23,3 +23,9 @@ add_test(NAME Catalog.RuntimeExtractorOnAFixtureTreeWritesAFileTheLoaderRecognis
 add_test(NAME Catalog.TorchNpuExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_torch_npu_extractor_fixture_test.py
                  ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for vLLM's (extract_vllm.py, its main() unchanged) on a tree shaped like vllm-project/vllm:
+# the upstream commit and the files in scope, raises, asserts, logger calls, what is left out.
+add_test(NAME Catalog.VllmExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
