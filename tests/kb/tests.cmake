@@ -29,3 +29,9 @@ add_test(NAME Catalog.TorchNpuExtractorOnAFixtureTreeWritesAFileTheLoaderRecogni
 add_test(NAME Catalog.VllmExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_extractor_fixture_test.py
                  ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for vLLM-Ascend's (extract_vllm_ascend.py, its main() unchanged) on a tree shaped like
+# vllm-project/vllm-ascend with three release tags: the current file and the three LEGACY files.
+add_test(NAME Catalog.VllmAscendExtractorOnAFixtureTreeWritesFilesTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_ascend_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
