@@ -35,3 +35,10 @@ add_test(NAME Catalog.VllmExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
 add_test(NAME Catalog.VllmAscendExtractorOnAFixtureTreeWritesFilesTheLoaderRecognises
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_ascend_extractor_fixture_test.py
                  ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for GE's (extract_ge.py, its main() unchanged; ge_ops_common.py and ge_rules.py are shared
+# with metadef's and the operator libraries' extractors) on trees shaped like hicann/ge and
+# hicann/metadef: metadef's macros expanded at GE's calls, ge.yaml and ge_engines.yaml.
+add_test(NAME Catalog.GeExtractorOnAFixtureTreeWritesFilesTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_ge_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
