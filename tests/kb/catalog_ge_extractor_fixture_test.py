@@ -19,7 +19,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fixture_tree import (DOCTOR, entries_by_format, expect, finish, found_by_own_entry, line_of, lint,  # noqa: E402
-                          make_repo, write_files)
+                          make_repo, stand_in_repository)
 import catalog_lib as L  # noqa: E402
 import extract_ge as X  # noqa: E402
 import ge_ops_common as C  # noqa: E402
@@ -184,11 +184,11 @@ with tempfile.TemporaryDirectory() as tmp:
     commit = make_repo(os.path.join(mirrors, "hicann+ge", "repo"), GE)
     make_repo(os.path.join(mirrors, "hicann+metadef", "repo"), METADEF)
     # main() reads C.MIRRORS' snapshots and writes C.ROOT/kb/messages/; curated_claims lists C.ROOT/kb.
-    root = os.path.join(tmp, "npu-doctor")
-    write_files(root, {"scripts/catalog/overrides/ge.texts.yaml": texts()})
-    os.makedirs(os.path.join(root, "kb", "messages"))
-    C.MIRRORS, C.ROOT = mirrors, root
-    sys.argv = [X.__file__, "--doctor", DOCTOR, "--texts", os.path.join(root, "scripts/catalog/overrides/ge.texts.yaml")]
+    C.MIRRORS = mirrors
+    root = stand_in_repository(os.path.join(tmp, "npu-doctor"),
+                               {"scripts/catalog/overrides/ge.texts.yaml": texts()}, C)
+    sys.argv = [X.__file__, "--doctor", DOCTOR,
+                "--texts", os.path.join(root, "scripts", "catalog", "overrides", "ge.texts.yaml")]
     X.main()
 
     messages = os.path.join(root, "kb", "messages")

@@ -24,6 +24,7 @@ from fixture_tree import (commit_files, entries_by_format, expect, finish, found
                           line_of, lint, make_repo, stand_in_repository)
 import catalog_lib as L  # noqa: E402
 import extract_vllm_ascend as X  # noqa: E402
+import fw_common  # noqa: E402
 
 # Fixture files shaped like vllm-project/vllm-ascend (its layout and call shapes; every message
 # is invented for the test and says "fixture").
@@ -220,7 +221,7 @@ with tempfile.TemporaryDirectory() as tmp:
         commits[tag] = make_repo(repo, files, tag) if not commits else commit_files(repo, files, tag)
     head = commit_files(repo, {**CURRENT, RUNNER: model_runner(KEPT)})
     root = stand_in_repository(os.path.join(tmp, "npu-doctor"),
-                               {"scripts/catalog/overrides/vllm_ascend.yaml": overrides()})
+                               {"scripts/catalog/overrides/vllm_ascend.yaml": overrides()}, fw_common)
     X.MIRROR = repo
     X.main()
 

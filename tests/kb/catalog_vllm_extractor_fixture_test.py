@@ -25,6 +25,7 @@ from fixture_tree import (commit_files, entries_by_format, expect, finish, found
                           line_of, lint, make_repo, stand_in_repository)
 import catalog_lib as L  # noqa: E402
 import extract_vllm as X  # noqa: E402
+import fw_common  # noqa: E402
 
 # Fixture files shaped like vllm-project/vllm (its layout and call shapes; every message is
 # invented for the test and says "fixture").
@@ -96,8 +97,8 @@ PARALLEL_PY = '''# Fixture shaped like vllm/config/parallel.py; the messages are
 class ParallelConfig:
     def fixture_verify(self, world_size, available):
         if world_size > available:
-            raise ValueError(
-                f"Fixture world size ({world_size}) would be greater than the number of available devices ({available})")
+            raise ValueError(f"Fixture world size ({world_size}) would be greater than the number of "
+                             f"available devices ({available})")
         assert self.fixture_tensor_parallel_size % 2 == 0, "Fixture tensor parallel size must be even for the mesh"
         if self.max_model_len > 4096:
             raise ValueError("Fixture max_model_len {} exceeds the fixture window {}".format(self.max_model_len, 4096))
@@ -190,6 +191,7 @@ FORK_ONLY = {"vllm/v1/engine/core.py": CORE_PY + '''
 '''}
 
 WORKER = "vllm/v1/worker/gpu_worker.py"
+PARALLEL = "vllm/config/parallel.py"
 EXECUTOR = "vllm/v1/executor/multiproc_executor.py"
 BLOCK_SIZE = "Fixture block size {} does not fit the fixture kernel"  # % became {}
 KV_POOL = "Fixture KV pool needs %d pages but holds %d"
@@ -217,9 +219,9 @@ WANT = {
         ("other", None, "error", None, EXECUTOR, "raise RuntimeError(f",
          f"ERROR 03-02 10:55:12 [multiproc_executor.py:{line_of(EXECUTOR_PY, 'logger.error(f')}] Fixture pipe"),
     ("Fixture world size ({}) would be greater than the number of available devices ({})", "python"):
-        ("rank_config", None, None, ["ValueError"], "vllm/config/parallel.py", "raise ValueError(", "ValueError: Fixture world"),
+        ("rank_config", None, None, ["ValueError"], PARALLEL, "raise ValueError(", "ValueError: Fixture world"),
     ("Fixture tensor parallel size must be even for the mesh", "python"):
-        ("rank_config", None, None, ["AssertionError"], "vllm/config/parallel.py", "assert ", "AssertionError: Fixture"),
+        ("rank_config", None, None, ["AssertionError"], PARALLEL, "assert ", "AssertionError: Fixture"),
     ("Fixture max_model_len {} exceeds the fixture window {}", "python"):  # "...".format()
         ("compile_shape", None, None, ["ValueError"], "vllm/config/parallel.py", ".format(", "ValueError: Fixture max"),
     ("Fixture architecture {}: transformers does not recognize it", "python"):
@@ -276,7 +278,7 @@ with tempfile.TemporaryDirectory() as tmp:
     commit_files(repo, FORK_ONLY)
     # main() writes ROOT/kb/messages/vllm.yaml from ROOT's overrides and curated entries.
     root = stand_in_repository(os.path.join(tmp, "npu-doctor"), {
-        "scripts/catalog/overrides/vllm.yaml": overrides("src-vllm"), "kb/fixture_curated.yaml": CURATED})
+        "scripts/catalog/overrides/vllm.yaml": overrides("src-vllm"), "kb/fixture_curated.yaml": CURATED}, fw_common)
     X.MIRROR, X.UPSTREAM = repo, upstream
     X.main()
 

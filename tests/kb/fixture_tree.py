@@ -1,8 +1,9 @@
 """What the catalogue extractors' fixture-tree tests share (docs/kb-messages.md): a small git
 repository made from {path: text} (more commits and release tags on top), a stand-in for this
-repository where a framework extractor's main() writes its file, the extractor modules imported from the tree under test,
-expect() that records a failure and goes on, and the two checks by the real binary: `kb lint`
-of the written file, and `--kb FILE diagnose` finding each generated sample by its own entry.
+repository where an extractor's main() writes its files, the written file read back, the
+extractor modules imported from the tree under test, expect() that records a failure and goes
+on, and the two checks by the real binary: `kb lint` of the written file, and `--kb FILE
+diagnose` finding each generated sample by its own entry.
 
 Used by tests/kb/catalog_*_fixture_test.py, each run as `TEST.py REPO_ROOT NPU_DOCTOR`.
 """
@@ -56,14 +57,13 @@ def line_of(text, needle):
     return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-def stand_in_repository(root, files):
-    """fw_common.build reads the overrides and the curated entries under fw_common.ROOT and
-    writes kb/messages/ there: `root`, holding `files`, stands in for this repository, so that a
-    framework extractor's main() runs unchanged and writes its file into `root`."""
-    import fw_common
+def stand_in_repository(root, files, module):
+    """An extractor's shared module (fw_common, ge_ops_common) reads overrides, texts and curated
+    entries under its ROOT and writes kb/messages/ there: `root`, holding `files`, stands in for
+    this repository, so that the extractor's main() runs unchanged and writes into `root`."""
     write_files(root, files)
     os.makedirs(os.path.join(root, "kb", "messages"), exist_ok=True)
-    fw_common.ROOT = root
+    module.ROOT = root
     return root
 
 
