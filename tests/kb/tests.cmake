@@ -23,3 +23,22 @@ add_test(NAME Catalog.RuntimeExtractorOnAFixtureTreeWritesAFileTheLoaderRecognis
 add_test(NAME Catalog.TorchNpuExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_torch_npu_extractor_fixture_test.py
                  ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for vLLM's (extract_vllm.py, its main() unchanged) on a tree shaped like vllm-project/vllm:
+# the upstream commit and the files in scope, raises, asserts, logger calls, what is left out.
+add_test(NAME Catalog.VllmExtractorOnAFixtureTreeWritesAFileTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for vLLM-Ascend's (extract_vllm_ascend.py, its main() unchanged) on a tree shaped like
+# vllm-project/vllm-ascend with three release tags: the current file and the three LEGACY files.
+add_test(NAME Catalog.VllmAscendExtractorOnAFixtureTreeWritesFilesTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_vllm_ascend_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
+
+# And for GE's (extract_ge.py, its main() unchanged; ge_ops_common.py and ge_rules.py are shared
+# with metadef's and the operator libraries' extractors) on trees shaped like hicann/ge and
+# hicann/metadef: metadef's macros expanded at GE's calls, ge.yaml and ge_engines.yaml.
+add_test(NAME Catalog.GeExtractorOnAFixtureTreeWritesFilesTheLoaderRecognises
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/catalog_ge_extractor_fixture_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:npu-doctor>)
