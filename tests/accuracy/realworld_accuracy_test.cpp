@@ -184,7 +184,8 @@ INSTANTIATE_TEST_SUITE_P(Corpora, RealWorldAccuracy,
                                            Corpus{"realworld-blind/batch-115", 0.79, 10},
                                            Corpus{"realworld-blind/batch-116", 0.79, 30},
                                            Corpus{"realworld-blind/batch-117", 0.33, 11},
-                                           Corpus{"realworld-blind/batch-118", 0.33, 6}),
+                                           Corpus{"realworld-blind/batch-118", 0.33, 6},
+                                           Corpus{"realworld-blind/batch-119", 0.35, 15}),
                          [](const ::testing::TestParamInfo<Corpus>& p) {
                            std::string n = p.param.dir;
                            for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
