@@ -147,8 +147,8 @@ def apply_override(entry, ov):
 # Hand-written entries that already claim a line (by a message pattern)
 
 
-# Samples per `diagnose` run. Each finding keeps at most --max-evidence (1,000) lines, so a run of
-# at most 1,000 one-line samples never loses a claim to that cap (4,000 could).
+# Lines per `diagnose` run. Each finding keeps at most --max-evidence (1,000) lines, so a run of
+# at most 1,000 lines never loses a claim to that cap (4,000 could).
 CLAIM_CHUNK = 1000
 
 
@@ -180,19 +180,40 @@ def report_findings(doc):
 
 
 def claimants_by_path(doc, roles):
-    """{input path: [(entry id, category), ...]} in report order: the curated entries whose
-    findings have evidence in that input. Wrappers and hints are left out by the entry's own
-    role, not the role the diagnosis gave the finding: that one depends on the other inputs
-    (a hint that explains the root cause is shown as the cause; the root is always `cause`)."""
-    out = {}
+    """({input path: [(entry id, category), ...]} in report order: the curated entries whose
+    findings have evidence in that input; {paths of findings read from context}). Wrappers
+    and hints are left out by the entry's own role, not the role the diagnosis gave the
+    finding: that one depends on the other inputs (a hint that explains the root cause is
+    shown as the cause; the root is always `cause`). A finding is one entry's occurrences in
+    every input, and a context rule reads the first occurrence's own text and neighbours to
+    re-read all of them (`read_from`: op.tiling-failed as op.configuration-not-supported when
+    the first DoTiling sample says "not support"): such inputs are not settled by this run."""
+    out, reread = {}, set()
     for f in report_findings(doc):
+        if f.get("read_from"):
+            reread.update(ev["path"] for ev in f.get("evidence", []))
         if roles.get(f.get("rule")) in (None, "wrapper", "hint"):
             continue
         for ev in f.get("evidence", []):
             got = out.setdefault(ev["path"], [])
             if (f["rule"], f["category"]) not in got:
                 got.append((f["rule"], f["category"]))
-    return out
+    return out, reread
+
+
+def chunks(lines, limit=CLAIM_CHUNK):
+    """(first index, samples) of consecutive samples holding at most `limit` lines together
+    (a sample may hold several)."""
+    base, part, held = 0, [], 0
+    for i, text in enumerate(lines):
+        n = text.count("\n") + 1
+        if part and held + n > limit:
+            yield base, part
+            base, part, held = i, [], 0
+        part.append(text)
+        held += n
+    if part:
+        yield base, part
 
 
 def write_samples(tmp, samples):
@@ -213,8 +234,8 @@ def curated_claims(lines, doctor, kb_dir):
     recognises by a message pattern (not only by a code), as `npu-doctor diagnose` sees each
     line alone with the built-in knowledge base: the claim of a sample never depends on the
     other samples. One run diagnoses a chunk of samples, each its own input file; a sample that
-    two curated entries claim is diagnosed again by itself, and the first claimant of that
-    report (its root cause) decides. Generic wrappers and hints (python.exception claims every
+    two curated entries claim, or one a finding read from context touches, is diagnosed again
+    by itself, and the first claimant of that report (its root cause) decides. Generic wrappers and hints (python.exception claims every
     "RuntimeError: " line; rank-identity hints only capture context) say nothing about the
     category and are left out."""
     claims = {}
@@ -222,16 +243,16 @@ def curated_claims(lines, doctor, kb_dir):
         return claims
     roles = curated_roles(kb_dir)
     with tempfile.TemporaryDirectory(prefix="curated-claims-") as tmp:
-        for base in range(0, len(lines), CLAIM_CHUNK):
-            part = lines[base:base + CLAIM_CHUNK]
+        for base, part in chunks(lines):
             paths = write_samples(tmp, part)
-            found = claimants_by_path(diagnose_json(doctor, paths), roles)
+            found, reread = claimants_by_path(diagnose_json(doctor, paths), roles)
             for k, path in enumerate(paths):
                 got = found.get(path, [])
-                if len(got) > 1:
-                    # Which of several entries a diagnosis puts first is decided among the
-                    # findings of one run: read it from a run of this sample alone.
-                    got = claimants_by_path(diagnose_json(doctor, [path]), roles).get(path, [])
+                if len(got) > 1 or path in reread:
+                    # Which of several entries a diagnosis puts first, and what a context rule
+                    # reads, are decided among the findings of one run: read them from a run
+                    # of this sample alone.
+                    got = claimants_by_path(diagnose_json(doctor, [path]), roles)[0].get(path, [])
                 if got:
                     claims[base + k] = (got[0][0], got[0][1], roles[got[0][0]])
             for path in paths:

@@ -40,23 +40,30 @@ expect("is_python_own_message", R.is_python_own_message("Unsupported dtype {}", 
 
 
 def check_claims_per_sample():
-    """Two real ops-nn samples (kb/messages/ops_nn.yaml): a tiling check that names what it
-    supports, then "DoTiling Failed". Diagnosed in one file, op.tiling-failed's first line has
-    the check as a neighbour, its context rule re-reads the whole finding as
-    op.configuration-not-supported (no message pattern of its own), and the DoTiling sample lost
-    its claim (category `other` instead of compile_shape). Alone, op.tiling-failed claims it."""
-    check = ("[ERROR] OP(12345,python):2025-03-02-10:55:12.313.101 [clipped_swiglu_tiling.cpp:202][OPS_BASE]"
-             "[CheckAndGetXAndAttrs][12346] OpName:[Foo:foo_1] x dtype only support float, half or bfloat16, "
-             "please check.")
-    tiling = ("[ERROR] OP(12345,python):2025-03-02-10:55:12.313.101 [prelu_grad_reduce_tiling_arch35.cpp:107]"
-              "[OPS_BASE][Tiling4PreluGradReduce][12346] OpName:[Foo:foo_1] DoTiling Failed for PreluGradReduce")
+    """Real ops samples (kb/messages/ops_nn.yaml, ops_opbase.yaml) whose claims interfered in
+    one claims run: op.tiling-failed's context rule reads the first occurrence's own text and
+    neighbours and re-reads the whole finding, every sample of it, as
+    op.configuration-not-supported (no message pattern of its own), so the "DoTiling Failed"
+    sample lost its claim (category `other` instead of compile_shape) when it came after a
+    tiling check that names what it supports (a neighbour in one file) or after a tiling failure
+    that says "not supported" itself (another input of the same run: the extractor's real case).
+    Alone, op.tiling-failed claims it."""
+    head = "[ERROR] OP(12345,python):2025-03-02-10:55:12.313.101 "
+    check = (head + "[clipped_swiglu_tiling.cpp:202][OPS_BASE][CheckAndGetXAndAttrs][12346] OpName:[Foo:foo_1] "
+             "x dtype only support float, half or bfloat16, please check.")
+    broadcast = (head + "[broadcast_tiling.h:148][OPS_BASE][EnsureNotScalar][12346] OpName:[Foo:foo_1] "
+                 "Do broadcast tiling failed, VecBrc noncontigunous not supported.")
+    tiling = (head + "[prelu_grad_reduce_tiling_arch35.cpp:107][OPS_BASE][Tiling4PreluGradReduce][12346] "
+              "OpName:[Foo:foo_1] DoTiling Failed for PreluGradReduce")
     kb = os.path.join(ROOT, "kb")
-    alone = R.curated_claims([tiling], DOCTOR, kb).get(0)
-    expect("claim of the DoTiling sample alone", alone and alone[:2], ("op.tiling-failed", "compile_shape"))
-    together = R.curated_claims([check, tiling], DOCTOR, kb)
-    expect("claim of the DoTiling sample after the tiling check", together.get(1), alone)
-    expect("claim of the tiling check alone vs with the DoTiling sample",
-           together.get(0), R.curated_claims([check], DOCTOR, kb).get(0))
+    alone = {name: R.curated_claims([text], DOCTOR, kb).get(0)
+             for name, text in [("check", check), ("broadcast", broadcast), ("tiling", tiling)]}
+    expect("claim of the DoTiling sample alone", alone["tiling"] and alone["tiling"][:2],
+           ("op.tiling-failed", "compile_shape"))
+    for name, text in [("check", check), ("broadcast", broadcast)]:
+        together = R.curated_claims([text, tiling], DOCTOR, kb)
+        expect(f"claim of the DoTiling sample after the {name} sample", together.get(1), alone["tiling"])
+        expect(f"claim of the {name} sample before the DoTiling sample", together.get(0), alone[name])
 
 
 if DOCTOR:
