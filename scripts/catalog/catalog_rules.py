@@ -147,39 +147,116 @@ def apply_override(entry, ov):
 # Hand-written entries that already claim a line (by a message pattern)
 
 
+# Lines per `diagnose` run. Each finding keeps at most --max-evidence (1,000) lines, so a run of
+# at most 1,000 lines never loses a claim to that cap (4,000 could).
+CLAIM_CHUNK = 1000
+
+
+def curated_roles(kb_dir):
+    """{entry id: role} of the hand-written entries that match by a message pattern (`match:`),
+    each entry's own role or its file's default (the loader's fallback is `cause`)."""
+    roles = {}
+    for name in sorted(os.listdir(kb_dir)):
+        if name.endswith(".yaml"):
+            d = L.load_yaml(os.path.join(kb_dir, name))
+            default = (d.get("defaults") or {}).get("role", "cause")
+            roles.update((e["id"], e.get("role", default)) for e in d.get("entries", []) if e.get("match"))
+    return roles
+
+
+def diagnose_json(doctor, paths):
+    """The JSON report of one `npu-doctor diagnose` over the files `paths` (evidence lines only)."""
+    res = subprocess.run([doctor, "diagnose", "-f", "json", "--max-evidence", "1000", "-B", "0", "-A", "0",
+                          "-j", "1", *paths], capture_output=True, timeout=600)
+    return json.loads(res.stdout or b"{}")
+
+
+def report_findings(doc):
+    """Every finding of a report: the shown incident's (top level) and every incident's. Inputs
+    far apart in time are separate incidents, and the top level shows only one of them."""
+    yield from doc.get("findings", [])
+    for inc in doc.get("incidents", []):
+        yield from inc.get("findings", [])
+
+
+def claimants_by_path(doc, roles):
+    """({input path: [(entry id, category), ...]} in report order: the curated entries whose
+    findings have evidence in that input; {paths of findings read from context}). Wrappers
+    and hints are left out by the entry's own role, not the role the diagnosis gave the
+    finding: that one depends on the other inputs (a hint that explains the root cause is
+    shown as the cause; the root is always `cause`). A finding is one entry's occurrences in
+    every input, and a context rule reads the first occurrence's own text and neighbours to
+    re-read all of them (`read_from`: op.tiling-failed as op.configuration-not-supported when
+    the first DoTiling sample says "not support"): such inputs are not settled by this run."""
+    out, reread = {}, set()
+    for f in report_findings(doc):
+        if f.get("read_from"):
+            reread.update(ev["path"] for ev in f.get("evidence", []))
+        if roles.get(f.get("rule")) in (None, "wrapper", "hint"):
+            continue
+        for ev in f.get("evidence", []):
+            got = out.setdefault(ev["path"], [])
+            if (f["rule"], f["category"]) not in got:
+                got.append((f["rule"], f["category"]))
+    return out, reread
+
+
+def chunks(lines, limit=CLAIM_CHUNK):
+    """(first index, samples) of consecutive samples holding at most `limit` lines together
+    (a sample may hold several)."""
+    base, part, held = 0, [], 0
+    for i, text in enumerate(lines):
+        n = text.count("\n") + 1
+        if part and held + n > limit:
+            yield base, part
+            base, part, held = i, [], 0
+        part.append(text)
+        held += n
+    if part:
+        yield base, part
+
+
+def write_samples(tmp, samples):
+    """One file per sample (a name no rank or host pattern reads): `diagnose` relates the lines
+    of one file to each other (context rules read the neighbours of a finding's first line,
+    root-cause roles, "explains"), never the lines of different files."""
+    paths = []
+    for i, text in enumerate(samples):
+        path = os.path.join(tmp, f"sample{i:05d}.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        paths.append(path)
+    return paths
+
+
 def curated_claims(lines, doctor, kb_dir):
     """{line index: (entry id, category, role)} for the lines a hand-written entry of kb/*.yaml
-    recognises by a message pattern (not only by a code), as `npu-doctor diagnose` sees them
-    with the built-in knowledge base. Runs the binary once per chunk of lines. Generic
-    wrappers and hints (python.exception claims every "RuntimeError: " line; rank-identity
-    hints only capture context) say nothing about the category and are left out."""
+    recognises by a message pattern (not only by a code), as `npu-doctor diagnose` sees each
+    line alone with the built-in knowledge base: the claim of a sample never depends on the
+    other samples. One run diagnoses a chunk of samples, each its own input file; a sample that
+    two curated entries claim, or one a finding read from context touches, is diagnosed again
+    by itself, and the first claimant of that report (its root cause) decides. Generic wrappers and hints (python.exception claims every
+    "RuntimeError: " line; rank-identity hints only capture context) say nothing about the
+    category and are left out."""
     claims = {}
     if not doctor or not os.path.exists(doctor):
         return claims
-    curated_ids = set()
-    for name in os.listdir(kb_dir):
-        if name.endswith(".yaml"):
-            d = L.load_yaml(os.path.join(kb_dir, name))
-            curated_ids.update(e["id"] for e in d.get("entries", []) if e.get("match"))
-    chunk = 4000
-    for base in range(0, len(lines), chunk):
-        part = lines[base:base + chunk]
-        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False, encoding="utf-8") as tf:
-            # A blank line between samples keeps one line's context from touching the next.
-            tf.write("\n\n".join(part) + "\n")
-            path = tf.name
-        try:
-            res = subprocess.run([doctor, "diagnose", "-f", "json", "--max-evidence", "1000", "-B", "0", "-A", "0",
-                                  "-j", "1", path], capture_output=True, timeout=600)
-            doc = json.loads(res.stdout or b"{}")
-        finally:
-            os.unlink(path)
-        for f in doc.get("findings", []):
-            if f.get("rule") not in curated_ids or f.get("role") in ("wrapper", "hint"):
-                continue
-            for ev in f.get("evidence", []):
-                idx = base + (ev["line"] - 1) // 2
-                claims.setdefault(idx, (f["rule"], f["category"], f.get("role")))
+    roles = curated_roles(kb_dir)
+    with tempfile.TemporaryDirectory(prefix="curated-claims-") as tmp:
+        for base, part in chunks(lines):
+            paths = write_samples(tmp, part)
+            found, reread = claimants_by_path(diagnose_json(doctor, paths), roles)
+            for k, path in enumerate(paths):
+                got = found.get(path, [])
+                if len(got) > 1 or path in reread:
+                    # Which of several entries a diagnosis puts first, and what a context rule
+                    # reads, are decided among the findings of one run: read them from a run
+                    # of this sample alone.
+                    got = claimants_by_path(diagnose_json(doctor, [path]), roles)[0].get(path, [])
+                if got:
+                    claims[base + k] = (got[0][0], got[0][1], roles[got[0][0]])
+            for path in paths:
+                os.unlink(path)
     return claims
 
 

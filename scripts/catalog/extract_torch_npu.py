@@ -14,7 +14,8 @@ C++ (torch_npu/csrc):
   error code is N", one format per call site, wrappers (the code says what failed);
 - ASCEND_LOGE(fmt, ...): plog module APP with "[PTA]:"; TORCH_NPU_LOGE and the
   TORCH_NPU_*_LOGE macros built on it: a glog-style "E0302 ... file:line] " line on stderr;
-  LOG(ERROR) << ...: c10 logging's "[E0302 ... file:line] " line.
+  LOG(ERROR) << ...: c10 logging's "[E302 ... file:line] " line (c10 writes the month unpadded,
+  "[rank0]:[E302 10:55:12.313101248 ...]" on 2 March).
 Python (torch_npu/):
 - raise X("...") (raised_as [X]) and logger.error / logger.exception (level error); the
   "+ pta_error(ErrCode.X)" suffix starts a new line and is left out of the format.

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The catalogue rules that refuse a format after files were generated (scripts/catalog/
 catalog_rules.py: is_python_own_message, is_bare_field), and that no generated entry in
-kb/messages/ is one they refuse: an extractor or a file that missed a rule fails here.
-Usage: catalog_rules_test.py REPO_ROOT
+kb/messages/ is one they refuse: an extractor or a file that missed a rule fails here. With the
+built binary, also that a curated entry's claim on a sample (curated_claims) is that sample's
+own, whatever samples it is diagnosed with.
+Usage: catalog_rules_test.py REPO_ROOT [NPU_DOCTOR]
 """
 import glob
 import os
 import sys
 
 ROOT = sys.argv[1]
+DOCTOR = sys.argv[2] if len(sys.argv) > 2 else None
 sys.path.insert(0, os.path.join(ROOT, "scripts", "catalog"))
 import catalog_lib as L  # noqa: E402
 import catalog_rules as R  # noqa: E402
@@ -34,6 +37,39 @@ for fmt, style in [("offset: %lld, len: %lld", "printf"), ("call mcu_get_lock fa
 # Python's own exception texts: refused.
 expect("is_python_own_message", R.is_python_own_message("{} object has no attribute {}", "python"), True)
 expect("is_python_own_message", R.is_python_own_message("Unsupported dtype {}", "python"), False)
+
+
+def check_claims_per_sample():
+    """Real ops samples (kb/messages/ops_nn.yaml, ops_opbase.yaml) whose claims interfered in
+    one claims run: op.tiling-failed's context rule reads the first occurrence's own text and
+    neighbours and re-reads the whole finding, every sample of it, as
+    op.configuration-not-supported (no message pattern of its own), so the "DoTiling Failed"
+    sample lost its claim (category `other` instead of compile_shape) when it came after a
+    tiling check that names what it supports (a neighbour in one file) or after a tiling failure
+    that says "not supported" itself (another input of the same run: the extractor's real case).
+    Alone, op.tiling-failed claims it."""
+    head = "[ERROR] OP(12345,python):2025-03-02-10:55:12.313.101 "
+    check = (head + "[clipped_swiglu_tiling.cpp:202][OPS_BASE][CheckAndGetXAndAttrs][12346] OpName:[Foo:foo_1] "
+             "x dtype only support float, half or bfloat16, please check.")
+    broadcast = (head + "[broadcast_tiling.h:148][OPS_BASE][EnsureNotScalar][12346] OpName:[Foo:foo_1] "
+                 "Do broadcast tiling failed, VecBrc noncontigunous not supported.")
+    tiling = (head + "[prelu_grad_reduce_tiling_arch35.cpp:107][OPS_BASE][Tiling4PreluGradReduce][12346] "
+              "OpName:[Foo:foo_1] DoTiling Failed for PreluGradReduce")
+    kb = os.path.join(ROOT, "kb")
+    alone = {name: R.curated_claims([text], DOCTOR, kb).get(0)
+             for name, text in [("check", check), ("broadcast", broadcast), ("tiling", tiling)]}
+    expect("claim of the DoTiling sample alone", alone["tiling"] and alone["tiling"][:2],
+           ("op.tiling-failed", "compile_shape"))
+    for name, text in [("check", check), ("broadcast", broadcast)]:
+        together = R.curated_claims([text, tiling], DOCTOR, kb)
+        expect(f"claim of the DoTiling sample after the {name} sample", together.get(1), alone["tiling"])
+        expect(f"claim of the {name} sample before the DoTiling sample", together.get(0), alone[name])
+
+
+if DOCTOR:
+    check_claims_per_sample()
+else:
+    print("note: no NPU_DOCTOR given: the curated-claims check is not run")
 
 files = sorted(glob.glob(os.path.join(ROOT, "kb", "messages", "*.yaml")))
 expect("generated files found", len(files) > 10, True)
