@@ -121,6 +121,7 @@ struct Entry {
   Origin origin = Origin::curated;
   LevelRequirement level = LevelRequirement::any;
   std::string format;                     // origin: source: the format the pattern was generated from
+  bool python_format = false;             // its format_style is python ("{}" placeholders), else printf
   std::vector<ContextRule> context;       // what it means next to other lines
   // The words that, beside another entry's line, mean this entry (0 or 1 pattern): a context
   // rule without `near` that `means` this entry uses them, so one wording serves every code.

@@ -419,6 +419,7 @@ std::optional<Entry> parse_entry(FileReader& r, const YAML::Node& n, const Defau
       if (auto st = parse_format_style(*s)) style = *st;
       else fail(n["format_style"], "unknown format_style '" + *s + "' (printf, python)");
     }
+    e.python_format = style == FormatStyle::python;
     if (!e.patterns.empty()) fail(n["format"], "entry '" + e.id + "' gives both format and match: give one");
     if (auto p = pattern_from_format(r, n, e.format, style, raised_as)) e.patterns.push_back(std::move(*p));
     else ok = false;

@@ -596,9 +596,17 @@ void dedupe_hits(std::vector<LineHit>& hits) {
 std::size_t literal_weight(const Entry& e) {
   if (e.format.empty()) return e.patterns.empty() ? 0 : e.patterns.front().regex.size();
   std::string error;
-  const auto p = format_to_pattern(e.format, FormatStyle::printf, error);
+  // Read in the format's own style: a Python "{}" is a placeholder, not two literal characters.
+  const auto p = format_to_pattern(e.format, e.python_format ? FormatStyle::python : FormatStyle::printf, error);
+  // Blanks around a placeholder say nothing of the message; without them the weight is the one
+  // the catalogue scripts compare (catalog_lib.literal_runs strips each run).
   std::size_t n = 0;
-  if (p) for (const auto& l : p->literals) n += l.size();
+  if (p) {
+    for (std::string_view l : p->literals) {
+      const auto first = l.find_first_not_of(" \t");
+      if (first != std::string_view::npos) n += l.find_last_not_of(" \t") - first + 1;
+    }
+  }
   return n;
 }
 

@@ -79,6 +79,7 @@ void write_entry(Writer& w, const Entry& e) {
   w.u32(static_cast<uint32_t>(e.origin));
   w.u32(static_cast<uint32_t>(e.level));
   w.str(e.format);
+  w.u32(e.python_format ? 1 : 0);
   w.u32(static_cast<uint32_t>(e.context.size()));
   for (const auto& c : e.context) {
     write_pattern(w, c.near);
@@ -148,6 +149,7 @@ Entry read_entry(Reader& r, std::string_view* texts) {
   e.origin = r.u32() == 1 ? Origin::source : Origin::curated;
   e.level = r.u32() == 1 ? LevelRequirement::error : LevelRequirement::any;
   e.format = r.str();
+  e.python_format = r.u32() != 0;
   e.context.resize(r.count());
   for (auto& c : e.context) {
     c.near = read_pattern(r);
@@ -165,7 +167,7 @@ namespace {
 using snapshot_io::Reader;
 using snapshot_io::Writer;
 
-constexpr std::string_view kMagic = "NPUDKB11";
+constexpr std::string_view kMagic = "NPUDKB12";
 constexpr std::string_view kTrailer = "NPUDKB07-END";  // a cut snapshot lacks it
 
 void write_extractor(Writer& w, const Extractor& x) {

@@ -93,8 +93,9 @@ def lint(path, entries):
 def found_by_own_entry(path, samples, tmp):
     """The built-in base plus the generated file: each sample ({id: line}) is recognised by its own
     entry, through the pattern the build generates from the format (not the Python mirror's).
-    One run for all samples, a blank line between two and no context lines, so that no line's
-    context touches another (as catalog_rules.curated_claims reads its samples)."""
+    One run for all samples, a blank line between two and no context lines: a fixture's few
+    invented samples do not read each other (catalog_rules.curated_claims, which must hold for
+    any real sample, gives each its own input file and re-runs the ones a context rule read)."""
     log = os.path.join(tmp, "sample.log")
     idents = list(samples)
     with open(log, "w", encoding="utf-8") as f:

@@ -150,6 +150,46 @@ TEST(KbCatalogue, OneCatalogueHitPerLineAndNoneWhereCuratedKnowledgeClaimsIt) {
   EXPECT_EQ(hits[0].specificity, Specificity::source_message);
 }
 
+// "The most literal text" is measured in each format's own style, without the blanks around
+// its placeholders, as the catalogue scripts measure it when they drop a shadowed twin: a
+// Python "{}" is no literal text (read as printf it counted two characters and won here).
+TEST(KbCatalogue, TheMostLiteralFormatIsMeasuredInItsOwnStyle) {
+  const char* yaml = R"(schema: npu-doctor/kb/v1
+family: src-w
+description: test catalogue
+source: {component: W, repo: example/w, commit: 0123456789abcdef0123456789abcdef01234567, formats_found: 2}
+defaults: {origin: source, layer: framework}
+entries:
+  - id: src-w.py
+    format: 'fixture {} pool {} drained'
+    format_style: python
+    category: other
+    title: {en: py, zh: py}
+    references: ['https://github.com/example/w/blob/0123456789abcdef0123456789abcdef01234567/w.py#L1']
+    samples: {match: ['fixture a pool b drained']}
+  - id: src-w.c
+    format: 'fixture %s pool %s drained now'
+    category: memory
+    title: {en: c, zh: c}
+    references: ['https://github.com/example/w/blob/0123456789abcdef0123456789abcdef01234567/w.cc#L1']
+    samples: {match: ['fixture a pool b drained now']}
+)";
+  std::vector<KbProblem> problems;
+  const KnowledgeBase kb = testing::kb_from_yaml({yaml}, problems);
+  for (const auto& p : problems) ADD_FAILURE() << p.file << ":" << p.line << " " << p.message;
+  EXPECT_EQ(literal_weight(*kb.find_id("src-w.py")), 18u);  // "fixture" "pool" "drained"
+  EXPECT_EQ(literal_weight(*kb.find_id("src-w.c")), 22u);   // ... "drained now"
+  auto m = KbMatcher::build(kb, problems);
+  EXPECT_EQ(ids(*m, "fixture a pool b drained now"), (std::vector<std::string>{"src-w.c"}));
+  EXPECT_EQ(ids(*m, "fixture a pool b drained"), (std::vector<std::string>{"src-w.py"}));
+  // The snapshot keeps the style, so a snapshot's base measures the same.
+  const auto back = read_kb_snapshot_copy(write_kb_snapshot(kb));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(back->find_id("src-w.py")->python_format);
+  EXPECT_FALSE(back->find_id("src-w.c")->python_format);
+  EXPECT_EQ(literal_weight(*back->find_id("src-w.py")), 18u);
+}
+
 TEST(KbCatalogue, BadCatalogueEntriesAreRefusedWithTheReason) {
   const std::string head = R"(schema: npu-doctor/kb/v1
 family: src-y
