@@ -235,9 +235,9 @@ def curated_claims(lines, doctor, kb_dir):
     line alone with the built-in knowledge base: the claim of a sample never depends on the
     other samples. One run diagnoses a chunk of samples, each its own input file; a sample that
     two curated entries claim, or one a finding read from context touches, is diagnosed again
-    by itself, and the first claimant of that report (its root cause) decides. Generic wrappers and hints (python.exception claims every
-    "RuntimeError: " line; rank-identity hints only capture context) say nothing about the
-    category and are left out."""
+    by itself, and the first claimant of that report (its root cause) decides. Generic
+    wrappers and hints (python.exception claims every "RuntimeError: " line; rank-identity
+    hints only capture context) say nothing about the category and are left out."""
     claims = {}
     if not doctor or not os.path.exists(doctor):
         return claims
